@@ -1,0 +1,1 @@
+"""Sources (git, local dirs, installed packages), tree-sitter chunkers, incremental refresh."""

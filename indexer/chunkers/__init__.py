@@ -1,0 +1,1 @@
+"""Chunkers: one module per language; `chunk_file` picks by extension."""

@@ -1,0 +1,1 @@
+"""Flask app and the MCP server for agents."""
