@@ -1,0 +1,5 @@
+"""python -m diagnose.runner {verify,bench,profile,ceilings,suite}: JSON on stdout."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,291 @@
+"""The child process: runs work items (verify a case, time an implementation, measure ceilings,
+launch once for a profiler) and streams one JSON record per item to a file.
+
+Everything that executes user code happens here, so the parent survives segfaults and hangs.
+A record is written *before* each item too, so the parent knows what was running when we died.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+EXIT_FATAL_DEVICE_ERROR = 3  # the CUDA context is unusable; the parent restarts us if needed
+
+
+@dataclass
+class WorkItem:
+    """One unit of device work; crosses the process boundary as JSON."""
+
+    kind: str                     # verify | bench | ceilings | launch
+    task: str = ""                # path of task.py or the KernelBench file
+    task_kind: str = "task"       # task | kernelbench
+    candidate: str | None = None  # path; None for eager/compile bench items
+    entry: str = "run"            # run | ModelNew
+    impl: str = "candidate"       # candidate | eager | compile (bench)
+    size: str = ""
+    dtype: str | None = None
+    seed: int = 0
+    atol: float = 0.0
+    rtol: float = 0.0
+    warmup_ms: float = 25.0
+    rep_ms: float = 100.0
+    launches: int = 3             # warm-up calls before the profiled one (launch)
+    time_it: bool = True          # bench: False compiles and runs once only (cache warming)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+class TaskError(Exception):
+    """The task (not the candidate) failed: make_inputs, reference or cost raised."""
+
+
+class _Context:
+    """Per-process caches: imported tasks, candidates, torch.compile'd references."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+        self.tasks: dict[str, Any] = {}
+        self.candidates: dict[tuple[str, str], Any] = {}
+        self.compiled: dict[tuple[str, str | None], Any] = {}
+
+    def task(self, item: WorkItem) -> Any:
+        from .execute import load_task
+
+        if item.task not in self.tasks:
+            try:
+                self.tasks[item.task] = load_task(Path(item.task), item.task_kind, self.device)
+            except Exception as exc:
+                raise TaskError(f"importing the task failed with {_describe(exc)}") from exc
+        return self.tasks[item.task]
+
+    def candidate(self, item: WorkItem) -> Any:
+        from .execute import load_candidate
+
+        key = (item.candidate or "", item.entry)
+        if key not in self.candidates:
+            self.candidates[key] = load_candidate(Path(item.candidate or ""), item.entry, self.task(item), self.device)
+        return self.candidates[key]
+
+    def inputs(self, item: WorkItem) -> tuple:
+        try:
+            return self.task(item).make_inputs(item.size, self.device, item.seed, item.dtype)
+        except TaskError:
+            raise
+        except Exception as exc:
+            raise TaskError(f"make_inputs({item.size!r}, seed={item.seed}) raised {_describe(exc)}") from exc
+
+    def reference(self, item: WorkItem, inputs: tuple) -> Any:
+        try:
+            return self.task(item).reference(*inputs)
+        except Exception as exc:
+            raise TaskError(f"the reference raised {_describe(exc)}") from exc
+
+
+def main(argv: list[str]) -> int:
+    """python -m diagnose.runner _child ITEMS.json RECORDS.jsonl"""
+    spec = json.loads(Path(argv[0]).read_text())
+    device = spec["device"]
+    out = open(argv[1], "a", buffering=1)  # noqa: SIM115 - line-buffered, lives as long as we do
+    ctx = _Context(device)
+    _emit(out, {"event": "hello", "device_info": _device_info(device)})
+    for index, raw in enumerate(spec["items"]):
+        item = WorkItem(**raw)
+        _emit(out, {"event": "begin", "index": index})
+        start = time.perf_counter()
+        try:
+            result = HANDLERS[item.kind](item, ctx)
+        except BaseException as exc:  # SystemExit from a candidate is a crash, not our exit
+            result = classify(exc, item)
+        result["wall_s"] = round(time.perf_counter() - start, 3)
+        _emit(out, {"event": "end", "index": index, "result": result})
+        if result.get("status") == "illegal_memory_access":
+            out.close()
+            os._exit(EXIT_FATAL_DEVICE_ERROR)  # a poisoned CUDA context fails every later call
+    out.close()
+    return 0
+
+
+def _emit(out: Any, record: dict) -> None:
+    out.write(json.dumps(record, default=str) + "\n")
+    out.flush()
+
+
+def _device_info(device: str) -> dict:
+    from .host import device_info
+
+    return device_info(device, os.environ.get("TRITON_INTERPRET") == "1").to_json()
+
+
+def verify_case(item: WorkItem, ctx: _Context) -> dict:
+    """Run the reference and the candidate on fresh inputs of one seed and compare."""
+    from .compare import compare_outputs
+    from .host import synchronize
+
+    inputs = ctx.inputs(item)
+    want = ctx.reference(item, _clone(inputs))
+    synchronize(ctx.device)
+    got = ctx.candidate(item)(*inputs)
+    synchronize(ctx.device)  # surface asynchronous kernel faults here, inside this item
+    check_fn = ctx.task(item).check
+    if check_fn is not None:
+        problem = check_fn(inputs, got)
+        return {"status": "mismatch" if problem else "ok", "cause": problem, "outputs": []}
+    checks = compare_outputs(got, want, item.atol, item.rtol)
+    problems = [c.problem for c in checks if c.problem]
+    return {"status": "mismatch" if problems else "ok", "cause": problems[0] if problems else None,
+            "outputs": [c.to_json() for c in checks]}
+
+
+def bench_impl(item: WorkItem, ctx: _Context) -> dict:
+    """Time one implementation (candidate, eager reference, torch.compile reference) at one size."""
+    from .execute import default_cost
+    from .host import synchronize
+    from .timing import time_fn
+
+    inputs = ctx.inputs(item)
+    fn = _impl_fn(item, ctx)
+    start = time.perf_counter()
+    out = fn(*inputs)  # first call compiles (Triton JIT, autotune, inductor)
+    synchronize(ctx.device)
+    first_call_s = time.perf_counter() - start
+    task = ctx.task(item)
+    try:
+        cost = task.cost(item.size, item.dtype) if task.cost else default_cost(inputs, out)
+    except Exception as exc:
+        raise TaskError(f"cost({item.size!r}) raised {_describe(exc)}") from exc
+    result = {"status": "ok", "first_call_s": round(first_call_s, 3), "bytes": cost.get("bytes"),
+              "flops": cost.get("flops")}
+    if item.time_it:
+        result["timing"] = time_fn(lambda: fn(*inputs), ctx.device, item.warmup_ms, item.rep_ms).to_json()
+    return result
+
+
+def _impl_fn(item: WorkItem, ctx: _Context) -> Any:
+    if item.impl == "candidate":
+        return ctx.candidate(item)
+    task = ctx.task(item)
+    if item.impl == "eager":
+        return task.reference
+    key = (item.task, item.dtype)
+    if key not in ctx.compiled:
+        import torch
+
+        # One compiled callable per task and dtype; dynamic=False specialises each size (best case).
+        ctx.compiled[key] = torch.compile(task.reference, dynamic=False)
+    return ctx.compiled[key]
+
+
+def measure_ceilings(item: WorkItem, ctx: _Context) -> dict:
+    from .ceilings import measure
+    from .host import device_info
+
+    info = device_info(ctx.device, False)
+    return {"status": "ok", "ceilings": measure(ctx.device, info.device_name, info.date).to_json()}
+
+
+def launch_once(item: WorkItem, ctx: _Context) -> dict:
+    """Warm up, then launch the candidate once inside an NVTX range the profiler filters on."""
+    from .host import synchronize
+
+    inputs = ctx.inputs(item)
+    fn = _impl_fn(item, ctx)
+    for _ in range(item.launches):
+        fn(*inputs)
+    synchronize(ctx.device)
+    if ctx.device == "cuda":
+        import torch
+
+        torch.cuda.nvtx.range_push("passwise_profile")
+        fn(*inputs)
+        torch.cuda.nvtx.range_pop()
+    else:
+        fn(*inputs)
+    synchronize(ctx.device)
+    return {"status": "ok"}
+
+
+HANDLERS = {"verify": verify_case, "bench": bench_impl, "ceilings": measure_ceilings, "launch": launch_once}
+
+
+def _clone(inputs: tuple) -> tuple:
+    """Copies for the reference, so a candidate that writes into its inputs cannot fool the check."""
+    import torch
+
+    return tuple(x.clone() if isinstance(x, torch.Tensor) else x for x in inputs)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
+
+
+FATAL_MARKERS = ("illegal memory access", "misaligned address", "unspecified launch failure",
+                 "device-side assert", "illegal instruction")
+
+
+def classify(exc: BaseException, item: WorkItem) -> dict:
+    """Turn an exception into a record status and a one-sentence cause."""
+    text = f"{type(exc).__name__}: {exc}"
+    where = _candidate_frame(exc, item)
+    status = _status_of(exc, text)
+    if isinstance(exc, TaskError):
+        cause = f"the task is broken: {exc}"
+    elif status == "compile_error":
+        cause = f"the Triton kernel did not compile: {_describe(exc)}{where}"
+    elif status == "oom":
+        cause = f"the device ran out of memory{where} ({_describe(exc)})"
+    elif status == "illegal_memory_access":
+        cause = f"a kernel faulted on the device{where}: {_describe(exc)}"
+    elif item.impl == "compile" and item.kind == "bench":
+        cause = f"torch.compile of the reference failed: {_describe(exc)}"
+        status = "compile_failed"
+    else:
+        cause = f"{_entry_name(item)} raised {_describe(exc)}{where}"
+    tb = "".join(traceback.format_exception(exc)[-12:])
+    return {"status": status, "cause": cause, "traceback": tb}
+
+
+def _status_of(exc: BaseException, text: str) -> str:
+    from triton.compiler.errors import CompilationError
+    from triton.runtime.errors import OutOfResources, PTXASError
+
+    if isinstance(exc, TaskError):
+        return "bad_task"
+    if isinstance(exc, CompilationError | OutOfResources | PTXASError):
+        return "compile_error"
+    lowered = text.lower()
+    if "out of memory" in lowered:
+        return "oom"
+    if any(m in lowered for m in FATAL_MARKERS):
+        return "illegal_memory_access"
+    return "crash"
+
+
+def _entry_name(item: WorkItem) -> str:
+    if item.kind == "bench" and item.impl != "candidate":
+        return "the reference"
+    return "ModelNew.forward()" if item.entry == "ModelNew" else "run()"
+
+
+def _candidate_frame(exc: BaseException, item: WorkItem) -> str:
+    """' at candidate.py:12' for the innermost frame in the candidate file, if any."""
+    if not item.candidate:
+        return ""
+    target = os.path.realpath(item.candidate)
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if os.path.realpath(frame.filename) == target:
+            line = frame.lineno
+    return f" at {Path(item.candidate).name}:{line}" if line else ""
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,205 @@
+"""Parent side of the child protocol: start a child on a list of work items, watch its records,
+kill it when an item overruns its timeout, and turn deaths (signals, exits) into outcomes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .child import EXIT_FATAL_DEVICE_ERROR, WorkItem
+from .host import python_executable
+from .tasks import REPO_ROOT
+
+STARTUP_GRACE_S = 120.0  # importing torch and initialising the device, before the first item
+POLL_S = 0.05
+
+
+@dataclass
+class Outcome:
+    """What happened to one work item."""
+
+    item: WorkItem
+    status: str                  # ok | mismatch | crash | timeout | oom | ... | skipped
+    cause: str | None = None
+    result: dict = field(default_factory=dict)
+
+
+@dataclass
+class ChildRun:
+    """All outcomes of a batch, plus what the child said about its device."""
+
+    outcomes: list[Outcome]
+    device_info: dict
+    stderr_tail: str = ""
+
+
+SkipRule = Callable[[WorkItem, WorkItem], bool]  # (failed item, later item) -> skip it?
+
+
+def run_items(items: list[WorkItem], device: str, timeout_s: float, skip: SkipRule,
+              env: dict[str, str] | None = None, wrapper: list[str] | None = None,
+              stdout_path: Path | None = None) -> ChildRun:
+    """Run items in children, restarting after a death with the items the skip rule keeps."""
+    outcomes: dict[int, Outcome] = {}
+    pending = list(range(len(items)))
+    info: dict = {}
+    tail = ""
+    while pending:
+        batch = [items[i] for i in pending]
+        done, info_now, tail, dead = _run_batch(batch, device, timeout_s, env, wrapper, stdout_path)
+        info = info or info_now
+        for local, outcome in done.items():
+            outcomes[pending[local]] = outcome
+        if dead is None:
+            break
+        failed = outcomes[pending[dead]]
+        rest = pending[dead + 1:]
+        pending = []
+        for i in rest:
+            if skip(failed.item, items[i]):
+                outcomes[i] = Outcome(items[i], "skipped", f"skipped after an earlier {failed.status}")
+            else:
+                pending.append(i)
+    return ChildRun([outcomes[i] for i in range(len(items))], info, tail)
+
+
+def _run_batch(batch: list[WorkItem], device: str, timeout_s: float, env: dict[str, str] | None,
+               wrapper: list[str] | None, stdout_path: Path | None
+               ) -> tuple[dict[int, Outcome], dict, str, int | None]:
+    """One child over batch; returns outcomes, device info, stderr tail, index it died on (or None)."""
+    with tempfile.TemporaryDirectory(prefix="passwise-runner-") as tmp:
+        items_path, records_path = Path(tmp) / "items.json", Path(tmp) / "records.jsonl"
+        items_path.write_text(json.dumps({"device": device, "items": [i.to_json() for i in batch]}))
+        records_path.touch()
+        cmd = [*(wrapper or []), python_executable(), "-m", "diagnose.runner", "_child",
+               str(items_path), str(records_path)]
+        stderr_path = Path(tmp) / "stderr.txt"
+        out_path = stdout_path or Path(tmp) / "stdout.txt"
+        with open(out_path, "w") as out, open(stderr_path, "w") as err:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=child_env(env),
+                                    cwd=REPO_ROOT, start_new_session=True)
+            records, timed_out = _watch(proc, records_path, timeout_s)
+        tail = _tail(stderr_path)
+    return _interpret(batch, records, proc.returncode, timed_out, timeout_s, tail)
+
+
+def child_env(extra: dict[str, str] | None) -> dict[str, str]:
+    """Our environment with diagnose/ importable and the caller's additions."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
+    env.update(extra or {})
+    return env
+
+
+def _watch(proc: subprocess.Popen, records_path: Path, timeout_s: float) -> tuple[list[dict], bool]:
+    """Follow the records; kill the child's whole process group when the running item overruns."""
+    deadline = time.monotonic() + max(STARTUP_GRACE_S, timeout_s)
+    records: list[dict] = []
+    offset = 0
+    while True:
+        new, offset = _read_new(records_path, offset)
+        for rec in new:
+            records.append(rec)
+            if rec.get("event") == "begin":
+                deadline = time.monotonic() + timeout_s
+        if proc.poll() is not None:
+            new, offset = _read_new(records_path, offset)
+            records.extend(new)
+            return records, False
+        if time.monotonic() > deadline:
+            _kill_group(proc)
+            new, offset = _read_new(records_path, offset)
+            records.extend(new)
+            return records, True
+        time.sleep(POLL_S)
+
+
+def _read_new(path: Path, offset: int) -> tuple[list[dict], int]:
+    with open(path) as f:
+        f.seek(offset)
+        chunk = f.read()
+    complete = chunk[: chunk.rfind("\n") + 1]  # a half-written last line waits for the next poll
+    recs = [json.loads(line) for line in complete.splitlines() if line.strip()]
+    return recs, offset + len(complete.encode())
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # our own child's session: a hung kernel ignores SIGTERM
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def _interpret(batch: list[WorkItem], records: list[dict], rc: int, timed_out: bool,
+               timeout_s: float, tail: str) -> tuple[dict[int, Outcome], dict, str, int | None]:
+    info: dict = {}
+    done: dict[int, Outcome] = {}
+    running: int | None = None
+    for rec in records:
+        if rec["event"] == "hello":
+            info = rec["device_info"]
+        elif rec["event"] == "begin":
+            running = rec["index"]
+        elif rec["event"] == "end":
+            res = rec["result"]
+            done[rec["index"]] = Outcome(batch[rec["index"]], res["status"], res.get("cause"), res)
+            running = None
+    dead: int | None = None
+    if running is not None:  # the child died or was killed inside this item
+        done[running] = _death(batch[running], rc, timed_out, timeout_s, tail)
+        dead = running
+    elif rc == EXIT_FATAL_DEVICE_ERROR and done:
+        dead = max(done)
+    elif len(done) < len(batch):  # died before the first item: the environment, not the candidate
+        first = len(done)
+        cause = f"the runner child failed to start (exit {rc}): {_last_line(tail)}"
+        done[first] = Outcome(batch[first], "timeout" if timed_out else "crash", cause)
+        dead = first
+    return done, info, tail, dead
+
+
+def _death(item: WorkItem, rc: int, timed_out: bool, timeout_s: float, tail: str) -> Outcome:
+    what = _what(item)
+    if timed_out:
+        return Outcome(item, "timeout", f"{what} did not finish within {timeout_s:g} s and was killed; "
+                       "look for an infinite loop or a kernel that never terminates")
+    lowered = tail.lower()
+    if "out of memory" in lowered:
+        return Outcome(item, "oom", f"{what} ran out of device memory and the process died")
+    if any(m in lowered for m in ("illegal memory access", "misaligned address", "unspecified launch failure")):
+        return Outcome(item, "illegal_memory_access", f"{what} faulted on the device: {_last_line(tail)}")
+    if rc < 0:
+        name = signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ else str(-rc)
+        return Outcome(item, "crash", f"{what} killed the process with {name}"
+                       f"{' (segmentation fault)' if name == 'SIGSEGV' else ''}")
+    return Outcome(item, "crash", f"{what} ended the process (exit code {rc}) without a result"
+                   f"{'; ' + _last_line(tail) if tail.strip() else '; it probably called os._exit or sys.exit'}")
+
+
+def _what(item: WorkItem) -> str:
+    if item.kind == "verify":
+        return f"the candidate at size {item.size}, {item.dtype}, seed {item.seed}"
+    if item.kind == "bench":
+        return f"the {item.impl} run at size {item.size}"
+    return f"the {item.kind} step"
+
+
+def _tail(path: Path, n: int = 4000) -> str:
+    try:
+        return path.read_text(errors="replace")[-n:]
+    except OSError:
+        return ""
+
+
+def _last_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    return lines[-1][:300] if lines else "no error output"
