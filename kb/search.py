@@ -1,0 +1,167 @@
+"""Hybrid search over the knowledge base: dense (Chroma) + lexical (BM25), fused by reciprocal rank."""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kb.chunk import Chunk
+from kb.embed import Embedder
+from kb.errors import KBError
+from kb.lexical import LexicalIndex
+from kb.store import Store
+
+RRF_K = 60  # the usual reciprocal-rank-fusion constant: flattens the head of each list
+MODES = ("hybrid", "dense", "lexical")
+
+
+def backend_family(backend: str) -> list[str]:
+    """The backend tags a backend filter admits: its own and backend-neutral ("common") code."""
+    return [backend] if backend == "common" else [backend, "common"]
+
+
+@dataclass
+class Filters:
+    """What a search may return; empty fields do not filter."""
+
+    backend: str | None = None
+    kind: str | None = None
+    language: str | None = None
+    repo: str | None = None
+    pass_: str | None = None
+    path_glob: str | None = None
+    compiler_version: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return dict(self.__dict__)
+
+    def chroma_where(self) -> dict | None:
+        """The filters Chroma can apply itself (exact matches); the rest are applied after."""
+        terms = [{k: v} for k, v in (("kind", self.kind),
+                                      ("language", self.language),
+                                      ("compiler_version", self.compiler_version)) if v]
+        if self.backend:  # backend-neutral code serves every backend
+            terms.append({"backend": {"$in": backend_family(self.backend)}})
+        if not terms:
+            return None
+        return terms[0] if len(terms) == 1 else {"$and": terms}
+
+    def accepts(self, c: Chunk) -> bool:
+        if self.repo and self.repo not in (c.source, c.repo_url):
+            return False
+        if self.pass_ and self.pass_ not in c.passes:
+            return False
+        return not (self.path_glob and not fnmatch.fnmatch(c.path, self.path_glob))
+
+
+@dataclass
+class Hit:
+    """One search result with how each retriever ranked it (None: not in its list)."""
+
+    id: str
+    chunk: Chunk
+    score: float
+    dense_rank: int | None = None
+    lexical_rank: int | None = None
+
+    def to_json(self) -> dict:
+        c = self.chunk
+        return {
+            "id": self.id, "path": c.path, "repo": c.source, "repo_url": c.repo_url,
+            "commit": c.commit, "start_line": c.start_line, "end_line": c.end_line,
+            "symbol": c.symbol, "scope": c.scope, "kind": c.kind, "backend": c.backend,
+            "language": c.language, "passes": c.passes, "permalink": c.permalink,
+            "compiler_version": c.compiler_version, "score": round(self.score, 6),
+            "dense_rank": self.dense_rank, "lexical_rank": self.lexical_rank, "text": c.text,
+        }
+
+
+@dataclass
+class KnowledgeBase:
+    """The store, its embedder and its lexical cache, opened together."""
+
+    store: Store
+    embedder: Embedder
+    home: Path
+    _lexical: LexicalIndex | None = field(default=None, repr=False)
+
+    @property
+    def lexical_path(self) -> Path:
+        return self.home / "lexical" / f"{self.store.name}.pkl"
+
+    def lexical(self, progress: bool = False) -> LexicalIndex:
+        """The BM25 index, rebuilt from the stored documents when the store has changed."""
+        gen = self.store.generation
+        if self._lexical is not None and self._lexical.generation == gen:
+            return self._lexical
+        cached = LexicalIndex.load(self.lexical_path)
+        if cached is not None and cached.generation == gen:
+            self._lexical = cached
+            return cached
+        if progress:
+            print(f"Building the lexical index of {self.store.count()} chunks...", file=sys.stderr)
+        rows = ((i, d, m) for ids, docs, metas in self.store.iter_all()
+                for i, d, m in zip(ids, docs, metas, strict=True))
+        idx = LexicalIndex.build(rows, generation=gen)
+        idx.save(self.lexical_path)
+        self._lexical = idx
+        return idx
+
+    def search(self, query: str, k: int = 10, filters: Filters | None = None,
+               mode: str = "hybrid", depth: int = 50) -> list[Hit]:
+        """The k best chunks for `query`; `depth` is how far down each list fusion looks."""
+        if not query or not query.strip():
+            raise KBError("The query is empty; ask a question, e.g. `passwise search \"why are loads not vectorized\"`.")
+        if mode not in MODES:
+            raise KBError(f"Unknown search mode {mode!r}; use one of {', '.join(MODES)}.")
+        if self.store.count() == 0:
+            raise KBError("The knowledge base is empty; build it first with `passwise index`.")
+        flt = filters or Filters()
+        depth = max(depth, k)
+        dense = self._dense(query, depth, flt) if mode != "lexical" else []
+        lexical = self._lexical_hits(query, depth, flt) if mode != "dense" else []
+        return fuse(dense, lexical, k, self.store)
+
+    def _dense(self, query: str, depth: int, flt: Filters) -> list[tuple[str, Chunk | None]]:
+        post = bool(flt.repo or flt.pass_ or flt.path_glob)
+        hits = self.store.query(self.embedder.embed_query(query), depth * (5 if post else 1),
+                                flt.chroma_where())
+        return [(h.id, h.chunk) for h in hits if flt.accepts(h.chunk)][:depth]
+
+    def _lexical_hits(self, query: str, depth: int, flt: Filters) -> list[tuple[str, Chunk | None]]:
+        lex = self.lexical()
+        return [(lex.ids[i], None) for i, _ in lex.top(query, depth, flt.as_dict())]
+
+
+def fuse(dense: list[tuple[str, Chunk | None]], lexical: list[tuple[str, Chunk | None]],
+         k: int, store: Store) -> list[Hit]:
+    """Reciprocal rank fusion of the two ranked lists; fetch the chunks the lists lack."""
+    hits: dict[str, Hit] = {}
+    for name, ranked in (("dense", dense), ("lexical", lexical)):
+        for rank, (cid, chunk) in enumerate(ranked):
+            h = hits.get(cid)
+            if h is None:
+                h = hits[cid] = Hit(cid, chunk, 0.0)  # type: ignore[arg-type]
+            elif h.chunk is None:
+                h.chunk = chunk  # type: ignore[assignment]
+            h.score += 1.0 / (RRF_K + rank + 1)
+            setattr(h, f"{name}_rank", rank + 1)
+    best = sorted(hits.values(), key=lambda h: -h.score)[:k]
+    missing = [h.id for h in best if h.chunk is None]
+    if missing:
+        found = dict(store.get(missing))
+        for h in best:
+            if h.chunk is None:
+                h.chunk = found.get(h.id)  # type: ignore[assignment]
+    return [h for h in best if h.chunk is not None]
+
+
+def open_kb(home: Path, *, chroma_url: str | None = None, corpus_set: str = "default",
+            model: str | None = None) -> KnowledgeBase:
+    """Open the knowledge base for a corpus set and embedding model."""
+    embedder = Embedder(model) if model else Embedder()
+    store = Store.open(home, chroma_url=chroma_url, corpus_set=corpus_set,
+                       model_slug=embedder.slug)
+    return KnowledgeBase(store, embedder, Path(home))

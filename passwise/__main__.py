@@ -1,0 +1,5 @@
+import sys
+
+from passwise.cli import main
+
+sys.exit(main())

