@@ -75,3 +75,22 @@ def responsible_pass(prev: Stage, cur: Stage) -> str | None:
     if prev.when in ("before", "internal"):
         return prev.pass_arg
     return None  # After(P) then Before(Q): nothing ran in between
+
+
+def attach_nested(stages: list[Stage], top_level: list[str]) -> list[Stage]:
+    """Give After-dumps of passes a top-level pass ran internally (runPipeline) to that pass.
+
+    MLIR prints a dynamic pipeline's After-dumps before its parent's own After-dump, so a
+    stage that is not a top-level pass belongs to the next top-level stage that follows it.
+    """
+    owner = None
+    for stage in reversed(stages):
+        if stage.when != "after":
+            continue
+        if stage.pass_arg in top_level:
+            owner = stage.pass_arg
+        elif owner is not None:
+            stage.name = f"{stage.name} (inside {owner})"
+            stage.scope = stage.pass_arg
+            stage.pass_arg = owner
+    return stages

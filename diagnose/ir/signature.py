@@ -87,11 +87,17 @@ DIFFED_FIELDS = ("layouts", "mma_versions", "convert_layouts", "local_allocs", "
                  "selects")
 
 
-def diff_signatures(prev: Stage, cur: Stage, a: StageSignature,
-                    b: StageSignature) -> StageDiff | None:
-    """The fields that changed between two consecutive stages, or None if nothing did."""
-    by = responsible_pass(prev, cur)
-    if by is None:
+def diff_signatures(prev: Stage, cur: Stage, a: StageSignature, b: StageSignature,
+                    between: list[Stage] | None = None) -> StageDiff | None:
+    """The fields that changed between two stages, or None if nothing did.
+
+    `between` is every stage from prev to cur inclusive; when diffs skip partial snapshots
+    the change is attributed to all the passes that ran in that span, joined by " + ".
+    """
+    span = between or [prev, cur]
+    passes = [responsible_pass(x, y) for x, y in zip(span, span[1:], strict=False)]
+    by = " + ".join(dict.fromkeys(p for p in passes if p))
+    if not by:
         return None
     changes = [FieldChange(f, getattr(a, f), getattr(b, f)) for f in DIFFED_FIELDS
                if getattr(a, f) != getattr(b, f)]
@@ -107,13 +113,24 @@ def diff_stages(stages: list[Stage], sigs: list[StageSignature]) -> list[StageDi
     instruction count is not comparable with an MLIR op count.
     """
     diffs = []
-    for i in range(1, len(stages)):
-        if _level(stages[i - 1]) != _level(stages[i]):
+    whole = [s for s in stages if _is_whole_module(s)]
+    for prev, cur in zip(whole, whole[1:], strict=False):
+        if _level(prev) != _level(cur):
             continue
-        d = diff_signatures(stages[i - 1], stages[i], sigs[i - 1], sigs[i])
+        base = stages[0].index
+        d = diff_signatures(prev, cur, sigs[prev.index - base], sigs[cur.index - base],
+                            stages[prev.index - base: cur.index - base + 1])
         if d is not None:
             diffs.append(d)
     return diffs
+
+
+def _is_whole_module(stage: Stage) -> bool:
+    """Partial snapshots (one function, a pass's private dump) would fake appearing/vanishing
+    layout aliases, so diffs skip them; the pass they belong to shows up in the next diff."""
+    if stage.when == "internal":
+        return False
+    return stage.scope == "" or stage.scope.startswith(("builtin.module", "module", "llvm"))
 
 
 def _level(stage: Stage) -> str:
