@@ -38,6 +38,8 @@ class WorkItem:
     rep_ms: float = 100.0
     launches: int = 3             # warm-up calls before the profiled one (launch)
     time_it: bool = True          # bench: False compiles and runs once only (cache warming)
+    cache: str | None = None      # ceilings: cache file/folder override
+    remeasure: bool = False       # ceilings: ignore the cache
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -184,11 +186,18 @@ def _impl_fn(item: WorkItem, ctx: _Context) -> Any:
 
 
 def measure_ceilings(item: WorkItem, ctx: _Context) -> dict:
-    from .ceilings import measure
+    """Cached ceilings of this device, measured (and cached) when absent or --remeasure."""
+    from .ceilings import cache_path, load_cached, measure, save
     from .host import device_info
 
     info = device_info(ctx.device, False)
-    return {"status": "ok", "ceilings": measure(ctx.device, info.device_name, info.date).to_json()}
+    path = cache_path(info.device_name, item.cache)
+    cached = None if item.remeasure else load_cached(path)
+    if cached and cached.measured:
+        return {"status": "ok", "ceilings": cached.to_json(), "cache": str(path), "cached": True}
+    ceil = measure(ctx.device, info.device_name, info.date)
+    save(ceil, path)
+    return {"status": "ok", "ceilings": ceil.to_json(), "cache": str(path), "cached": False}
 
 
 def launch_once(item: WorkItem, ctx: _Context) -> dict:

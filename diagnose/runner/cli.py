@@ -105,4 +105,8 @@ def _dispatch(args: argparse.Namespace) -> tuple[dict, bool]:
 
     opts = SuiteOptions(tasks=_csv(args.tasks), out=args.out, device=resolve_device(args.device),
                         cache=args.cache, compile=not args.no_compile, workers=args.workers)
-    return run_suite(opts), True
+    doc, table = run_suite(opts)
+    if args.json:
+        return doc, True
+    print(table)
+    return {"out": args.out, "summary": doc["summary"]}, True
