@@ -129,9 +129,12 @@ class Store:
         res = self.chunks.query(query_embeddings=[list(embedding)], n_results=min(n, total),
                                 where=where or None,
                                 include=["documents", "metadatas", "distances"])
+        # After a killed writer, Chroma's vector index can still list ids whose records are
+        # gone (it answers them with no document); such ghosts are not results.
         return [StoredHit(i, Chunk.from_metadata(d, m), float(dist))
                 for i, d, m, dist in zip(res["ids"][0], res["documents"][0],
-                                         res["metadatas"][0], res["distances"][0], strict=True)]
+                                         res["metadatas"][0], res["distances"][0], strict=True)
+                if d is not None and m is not None]
 
     # -- state ----------------------------------------------------------------------------
     def get_state(self, key: str) -> dict | None:
