@@ -53,6 +53,13 @@ MLIR_UPSTREAM = {
     "createLowerAffinePass": ("LowerAffinePass", "lower-affine"),
     "createExpandStridedMetadataPass": ("ExpandStridedMetadataPass", "expand-strided-metadata"),
     "createArithExpandOpsPass": ("ArithExpandOpsPass", "arith-expand"),
+    "createLinalgFoldUnitExtentDimsPass": ("LinalgFoldUnitExtentDimsPass",
+                                           "linalg-fold-unit-extent-dims"),
+    "createSCFForLoopCanonicalizationPass": ("SCFForLoopCanonicalization",
+                                             "scf-for-loop-canonicalization"),
+    "createLoopInvariantSubsetHoistingPass": ("LoopInvariantSubsetHoisting",
+                                              "loop-invariant-subset-hoisting"),
+    "createLowerVectorMaskPass": ("LowerVectorMaskPass", "lower-vector-mask"),
 }
 
 
@@ -550,8 +557,9 @@ class _CppPipelineReader:
         if node is None:
             return
         if node.type == "if_statement":
-            cond = node.child_by_field_name("condition").text.decode().strip("() ")
-            cond = " ".join(cond.split())
+            cond = " ".join(node.child_by_field_name("condition").text.decode().split())
+            if cond.startswith("(") and cond.endswith(")"):
+                cond = cond[1:-1].strip()
             self._walk(node.child_by_field_name("consequence"), stage, conds + [cond], via, path)
             self._walk(node.child_by_field_name("alternative"), stage, conds + [f"!({cond})"],
                        via, path)
@@ -571,8 +579,10 @@ class _CppPipelineReader:
                 if inner.type == "call_expression":
                     created = inner.child_by_field_name("function").text.decode()
                     created = _last(re.sub(r"<.*>", "", created))
-                    self.calls.append(PipelineCall("create", created, stage, " && ".join(conds),
-                                                   path, node.start_point[0] + 1, list(via)))
+                    if created.startswith("create"):  # skip make_unique<...>() and the like
+                            self.calls.append(PipelineCall(
+                            "create", created, stage, " && ".join(conds), path,
+                            node.start_point[0] + 1, list(via)))
                 return True
             return False
         name = _last(re.sub(r"<.*>", "", fn.text.decode()))
@@ -775,16 +785,17 @@ class _Assembler:
             guess = prefix + core.replace("_", "-")
             if guess in self.records and self.records[guess].link_quality != "unresolved":
                 return self.records[guess]
+        # Best token coverage of the binding name; fewer extra tokens breaks ties
+        # (add_coalesce -> tritongpu-coalesce, not tritongpu-coalesce-async-copy).
         want = _tokens(core)
-        scored = []
+        best: tuple[float, int, str] = (0.0, 0, "")
         for r in self.records.values():
-            if r.link_quality == "unresolved":
+            if r.link_quality == "unresolved" or not want:
                 continue
             have = _tokens(r.argument) | _tokens(r.def_name)
-            score = len(want & have) / len(want | _tokens(r.argument)) if want else 0
-            scored.append((score, r.argument))
-        best = max(scored, default=(0, ""))
-        return self.records[best[1]] if best[0] >= 0.6 else None
+            score = (len(want & have) / len(want), -len(_tokens(r.argument) - want), r.argument)
+            best = max(best, score)
+        return self.records[best[2]] if best[0] >= 0.75 else None
 
     def add_binding(self, b: Binding) -> None:
         r = self.resolve_create(b.create, b.qualified)
@@ -805,7 +816,11 @@ class _Assembler:
             r = self._infer(call)
             if r is not None and r.link_quality in ("exact", "partial"):
                 r.link_quality = "inferred"
-            r = r or self._new(self._guess_argument(call), link_quality="unresolved")
+            # A binding under a known module spells its argument well enough to be
+            # `inferred`; anything else stays `unresolved`.
+            module = call.rsplit(".", 2)[-2] if call.count(".") else ""
+            r = r or self._new(self._guess_argument(call), link_quality="inferred"
+                               if module in _MODULE_PREFIXES else "unresolved")
         r.bindings.append(call) if call not in r.bindings else None
         self.by_binding.setdefault(call, r)
         return r
@@ -854,6 +869,10 @@ def _assemble(files: dict[str, str], asm: _Assembler, *, with_cpp_pipelines: boo
     if with_cpp_pipelines:
         for c in read_cpp_pipelines(cpp):
             asm.add_call(c, asm.backend_of(c.path))
+    # Upstream MLIR passes also run outside compiler.py (e.g. inside a conversion pass's own
+    # pass manager); knowing them lets every dump header of a real compile resolve.
+    for create in MLIR_UPSTREAM:
+        asm.resolve_create(create)
 
 
 def build_pass_registry(files: Iterable[tuple[str, str]], *, source: str, repo_url: str,

@@ -132,7 +132,7 @@ class DumpHeader:
 # builds omit `(arg)`, failures print `After Name Failed (arg)`, and some tools print
 # `IR Dump Before Name: arg`. One tolerant pattern covers them all.
 _HEADER = re.compile(
-    r"IR Dump (?P<when>Before|After)\s+(?:Pass\s+)?(?P<name>[A-Za-z_][\w:.<>]*)"
+    r"IR Dump (?P<when>Before|After)\s+(?:Pass\s+)?(?P<name>[A-Za-z_](?:[\w.<>]|::)*)"
     r"(?P<failed>\s+Failed)?"
     r"(?:\s*\((?P<arg>[\w.\-]+)\)|\s*:\s*(?P<arg2>[\w.\-]+))?"
     r"(?:\s*\('(?P<op>[\w.]+)' operation)?"
@@ -239,6 +239,13 @@ class PassRegistry:
                          stage: str | None = None) -> list[tuple[PassRecord, PipelinePosition]]:
         """Like `pipeline`, with the position (stage, index, condition) of each entry."""
         return self._positions(backend, stage)
+
+    def gated_by(self, flag: str) -> list[tuple[PassRecord, PipelinePosition]]:
+        """Pipeline entries whose guarding condition reads the option a command-line flag
+        sets (`--enable-auto-multi-buffer` -> `options.enableAutoMultiBuffer`)."""
+        want = _flag_name(flag).replace("-", "").lower()
+        return [(r, p) for r in self.records.values() for p in r.pipeline_positions
+                if want and want in re.sub(r"[^a-z0-9]", "", p.condition.lower())]
 
     def merge(self, other: PassRegistry) -> PassRegistry:
         """A new registry holding both; on a shared argument this one's facts win and
