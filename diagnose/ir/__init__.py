@@ -1,5 +1,11 @@
-"""Tier 3 of the diagnosis ladder: pass-by-pass IR capture and symptom attribution."""
+"""Tier 3 of the diagnosis ladder: pass-by-pass IR capture and symptom attribution.
 
+Imports only the standard library here; torch and triton live in the capture subprocesses.
+"""
+
+from .ascend import capture_ascend
+from .ascend_env import ensure_ascend_env
+from .cuda import capture_cuda
 from .errors import IRCaptureError
 from .model import (
     CompileFailure,
@@ -12,21 +18,8 @@ from .model import (
     capture_from_json,
     to_json,
 )
+from .symptoms import attribute
 
 __all__ = ["CompileFailure", "IRCapture", "IRCaptureError", "KernelIR", "Stage", "StageDiff",
-           "StageSignature", "Symptom", "capture_from_json", "to_json", "capture_cuda",
-           "attribute", "capture_ascend"]
-
-
-def __getattr__(name: str):
-    # Imported lazily so `import diagnose.ir` stays light (diagnose/__init__ imports nothing heavy).
-    if name == "capture_cuda":
-        from .cuda import capture_cuda
-        return capture_cuda
-    if name == "attribute":
-        from .attribute import attribute
-        return attribute
-    if name == "capture_ascend":
-        from .ascend import capture_ascend
-        return capture_ascend
-    raise AttributeError(name)
+           "StageSignature", "Symptom", "attribute", "capture_ascend", "capture_cuda",
+           "capture_from_json", "ensure_ascend_env", "to_json"]
