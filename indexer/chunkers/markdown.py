@@ -135,7 +135,8 @@ def _fold_bare_headings(segs: list[Segment], src: Source) -> list[Segment]:
             seg.start = pending.start
             pending = None
         body_start = seg.extra.get("body_start", seg.start)
-        if seg.named and src.trim(body_start, seg.end)[1] < body_start:
+        first_text, last_text = src.trim(body_start, seg.end)
+        if seg.named and last_text < first_text:
             pending = seg
             continue
         out.append(seg)

@@ -6,8 +6,15 @@ from __future__ import annotations
 import re
 import shlex
 
-from indexer.chunkers.segments import Segment, Source, emit, merge_siblings
-from kb.chunk import Chunk
+from indexer.chunkers.segments import (
+    Segment,
+    Source,
+    body_budget,
+    emit,
+    merge_siblings,
+    symbol_of,
+)
+from kb.chunk import Chunk, header
 
 _SEPARATOR = re.compile(r"^\s*//\s*-{5,}\s*$")
 _RUN = re.compile(r"^\s*//\s*RUN:\s?(.*)$")
@@ -46,7 +53,7 @@ def run_commands(lines: list[str]) -> list[str]:
             current = None
     if current is not None:
         commands.append(current.strip())
-    return commands
+    return [" ".join(cmd.split()) for cmd in commands]
 
 
 def pass_flags(command: str) -> list[str]:
@@ -109,7 +116,8 @@ def _functions(src: Source, s: int, e: int) -> list[tuple[int, str]]:
 def _section_segments(src: Source, s: int, e: int, kind: str, max_chars: int) -> list[Segment]:
     funcs = _functions(src, s, e)
     names = [name for _, name in funcs]
-    if src.size(s, e) <= max_chars or len(funcs) < 2:
+    head = header(src.path, "", symbol_of(names, ""))
+    if src.size(s, e) <= body_budget(src, max_chars, head) or len(funcs) < 2:
         return [Segment(s, e, kind, symbol=names[0] if names else "", named=True, names=names)]
     starts = [s] + [row for row, _ in funcs[1:]]
     ends = [row - 1 for row in starts[1:]] + [e]

@@ -161,10 +161,24 @@ def pack_rows(src: Source, start: int, end: int, cuts: list[int], budget: int,
     return pieces
 
 
-def _char_pieces(line: str, budget: int) -> tuple[list[str], bool]:
-    pieces = [line[i:i + budget] for i in range(0, len(line), budget)]
-    truncated = len(pieces) > MAX_PIECES_PER_LINE
-    return pieces[:MAX_PIECES_PER_LINE], truncated
+def _char_pieces(line: str, budget: int, weigh_cjk: bool) -> tuple[list[str], bool]:
+    """Cut one over-long line into pieces of at most `budget` units, at most
+    MAX_PIECES_PER_LINE of them (the second value says whether the rest was dropped)."""
+    if not weigh_cjk or line.isascii():
+        pieces = [line[i:i + budget] for i in range(0, len(line), budget)]
+        return pieces[:MAX_PIECES_PER_LINE], len(pieces) > MAX_PIECES_PER_LINE
+    pieces: list[str] = []
+    start = used = 0
+    for i, ch in enumerate(line):
+        cost = text_size(ch, True)
+        if used + cost > budget:
+            pieces.append(line[start:i])
+            if len(pieces) == MAX_PIECES_PER_LINE:
+                return pieces, True
+            start, used = i, 0
+        used += cost
+    pieces.append(line[start:])
+    return pieces, False
 
 
 def symbol_of(names: list[str], fallback: str) -> str:
@@ -214,7 +228,7 @@ def emit(seg: Segment, src: Source, max_chars: int, language: str,
         if text_size(body, src.weigh_cjk) <= budget:
             chunks.append(make(s, e, body, {}))
             continue
-        texts, truncated = _char_pieces(body, budget // (3 if src.weigh_cjk else 1))
+        texts, truncated = _char_pieces(body, budget, src.weigh_cjk)
         for t in texts:
             chunks.append(make(s, e, t, {"truncated": True} if truncated else {}))
     for i, c in enumerate(chunks):
