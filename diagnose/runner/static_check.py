@@ -63,7 +63,7 @@ class Finding:
 def torch_fallbacks(tree: ast.Module) -> list[Finding]:
     """All torch compute calls outside @triton.jit functions, in source order."""
     aliases = _torch_aliases(tree)
-    visitor = _HostCallVisitor(aliases)
+    visitor = _HostCallVisitor(aliases, _other_modules(tree) - set(aliases))
     visitor.visit(tree)
     return sorted(visitor.findings, key=lambda f: f.line)
 
@@ -95,6 +95,17 @@ def _torch_aliases(tree: ast.Module) -> dict[str, str]:
     return aliases
 
 
+def _other_modules(tree: ast.Module) -> set[str]:
+    """Names bound by importing non-torch modules (math, numpy, functools): math.sqrt is host arithmetic."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.update(a.asname or a.name for a in node.names)
+    return names
+
+
 def _dotted(node: ast.expr) -> str | None:
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
@@ -116,8 +127,9 @@ def _is_triton_jit(fn: ast.FunctionDef) -> bool:
 
 
 class _HostCallVisitor(ast.NodeVisitor):
-    def __init__(self, aliases: dict[str, str]) -> None:
+    def __init__(self, aliases: dict[str, str], modules: set[str]) -> None:
         self.aliases = aliases
+        self.modules = modules
         self.findings: list[Finding] = []
         self.scope = ["<module>"]
         self.torch_modules: dict[str, str] = {}   # self.<attr> = nn.Conv2d(...) in __init__
@@ -155,7 +167,7 @@ class _HostCallVisitor(ast.NodeVisitor):
             if leaf not in ALLOWED_TORCH_CALLS and not _is_type_or_dtype(full):
                 self._flag(full, node.lineno)
             return
-        if head in TRITON_ROOTS:
+        if head in TRITON_ROOTS or head in self.modules:
             return
         if head == "self" and rest in self.torch_modules:
             self._flag(f"self.{rest} ({self.torch_modules[rest]})", node.lineno)

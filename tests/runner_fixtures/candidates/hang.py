@@ -1,0 +1,6 @@
+"""Bad candidate: never returns."""
+
+
+def run(x, y):
+    while True:
+        pass

@@ -1,0 +1,5 @@
+"""Bad candidate: does not parse."""
+
+
+def run(x, y)
+    return x
