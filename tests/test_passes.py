@@ -439,3 +439,15 @@ def test_real_bishengir_pipeline_reaches_hivm_passes_with_conditions():
     assert "buildOptimizeHIVMPipeline" in pos.via
     assert "config.getEnableHIVMCompile()" in pos.condition
     assert pos.path.endswith("HIVMPipelines.cpp")
+
+
+@pytest.mark.skipif(not MIRROR.exists(), reason="triton-ascend mirror not present")
+def test_installed_pipeline_borrows_defs_from_a_known_source_registry(mirror_registry):
+    reg = build_installed_registry(known=mirror_registry)
+    # add_f32_dot_tc cannot be spelled into `tritongpu-F32DotTC` by prefix; the known
+    # registry's def name can.
+    r = reg.lookup("passes.ttgpuir.add_f32_dot_tc")
+    assert r.argument == "tritongpu-F32DotTC" and r.link_quality == "inferred"
+    assert r.td_path.endswith("TritonGPU/Transforms/Passes.td") and r.impl_anchors
+    assert {p.path for p in r.pipeline_positions} >= {"triton/backends/nvidia/compiler.py"}
+    assert all(p.path.startswith("triton/backends/") for p in r.pipeline_positions)
