@@ -1,0 +1,210 @@
+"""Ascend NPU detectors: grids larger than the AI-core count, tiles that overflow the unified
+buffer (UB), tail axes that are not 32-byte aligned, integer compares in tl.where, and
+single-pass kernels that leave no room for multi-buffering."""
+
+from __future__ import annotations
+
+import ast
+
+from diagnose.detectors import Match, detector
+from diagnose.detectors.launch import _launch_match
+from diagnose.detectors.memory import _match, depends_on, memory_ops, pointer_of
+from diagnose.detectors.model import (
+    JitKernel,
+    KernelModule,
+    Launch,
+    ShapeInference,
+    call_name,
+    constexpr_values,
+    evaluate,
+    is_tile,
+    launcher_env,
+)
+
+# Atlas A2: 192 KB of UB per AI core; multi-buffering (on by default) halves what one tile
+# may use (triton-ascend docs/en/programming_guide.md, "Tiling Optimization").
+UB_BYTES = 192 * 1024
+UB_BYTES_DOUBLE_BUFFERED = UB_BYTES // 2
+# The A2 part profiled in triton-ascend docs/en/debug_guide/profiling.md has 48 vector cores.
+VECTOR_CORES = 48
+ALIGN_BYTES = 32
+FP32_BYTES = 4
+_CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")
+
+
+def _grid_elements(launch: Launch) -> list[ast.expr]:
+    grid = launch.grid
+    if isinstance(grid, ast.Name) and launch.launcher is not None:
+        for node in ast.walk(launch.launcher):
+            if (isinstance(node, ast.Assign) and node.lineno < launch.line
+                    and any(isinstance(t, ast.Name) and t.id == grid.id for t in node.targets)):
+                grid = node.value
+    if isinstance(grid, ast.Lambda):
+        grid = grid.body
+    return list(grid.elts) if isinstance(grid, ast.Tuple | ast.List) else [grid]
+
+
+def _strides_over_programs(kernel: JitKernel) -> bool:
+    """True for the persistent form `for i in range(pid, n, tl.num_programs(0))`."""
+    return bool(kernel.calls("num_programs"))
+
+
+@detector("grid-cores", ("ascend",))
+def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for launch in module.launches:
+        elements = _grid_elements(launch)
+        text = " ".join(ast.unparse(e) for e in elements)
+        if any(word in text for word in _CORE_WORDS):
+            continue
+        env = launcher_env(module, launch)
+        values = [evaluate(e, env) for e in elements]  # type: ignore[arg-type]
+        if all(isinstance(v, int) for v in values):
+            total = 1
+            for v in values:
+                total *= v  # type: ignore[operator]
+            if total <= VECTOR_CORES:
+                continue
+            confidence = 0.85
+            size = f"{total} programs"
+        else:
+            if _strides_over_programs(module.kernels[launch.kernel]):
+                continue
+            confidence = 0.65
+            size = f"grid ({text}) that grows with the input"
+        matches.append(_launch_match(
+            module, launch, "grid-cores", confidence,
+            f"`{launch.kernel}` is launched with a {size}; the NPU runs at most one program per "
+            f"physical core at a time (about {VECTOR_CORES} vector cores), so the rest run in "
+            "extra scheduling rounds.",
+            ["sizes: programs launched at the large size versus num_vectorcore / num_aicore",
+             "msprof op_summary: Block Dim above the core count"], grid=text))
+    return matches
+
+
+def _resolve(dim: object, values: dict[str, list[int | str]]) -> int | None:
+    if isinstance(dim, int):
+        return dim
+    ints = [v for v in values.get(str(dim), []) if isinstance(v, int)]
+    return max(ints) if ints else None
+
+
+def _elements(shape: tuple, values: dict[str, list[int | str]]) -> int | None:
+    total = 1
+    for dim in shape:
+        size = _resolve(dim, values)
+        if size is None:
+            return None
+        total *= size
+    return total
+
+
+def _resident_tiles(kernel: JitKernel) -> list[ast.Call]:
+    return [c for c in kernel.calls("load", "zeros", "full", "dot")]
+
+
+@detector("ub-tile", ("ascend",))
+def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        values = constexpr_values(module, kernel)
+        shapes = ShapeInference(kernel)
+        total, largest = 0, None
+        for call in _resident_tiles(kernel):
+            shape = shapes.shape(call, call.lineno)
+            if not is_tile(shape):
+                continue
+            count = _elements(shape, values)  # type: ignore[arg-type]
+            if count is None:
+                continue
+            total += count * FP32_BYTES  # tiles are usually computed in fp32 on the vector unit
+            if largest is None or count > largest[1]:
+                largest = (call, count)
+        if total <= UB_BYTES_DOUBLE_BUFFERED or largest is None:
+            continue
+        confidence = 0.75 if total > UB_BYTES else 0.5
+        matches.append(_match(
+            module, kernel, largest[0], "ub-tile", confidence,
+            f"`{kernel.name}` keeps about {total // 1024} KB of tiles live (fp32 estimate) "
+            f"against {UB_BYTES // 1024} KB of UB, {UB_BYTES_DOUBLE_BUFFERED // 1024} KB with "
+            "double buffering: the tile needs an inner loop over sub-blocks.",
+            ["compile: 'ub overflow, requires N bits' from the Ascend compiler, or multibuffer "
+             "silently disabled", "msprof: aiv_mte2_ratio and aiv_vec_ratio both low"],
+            estimated_bytes=total))
+    return matches
+
+
+@detector("unaligned-last-dim", ("ascend",))
+def unaligned_last_dim(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        values = constexpr_values(module, kernel)
+        shapes = ShapeInference(kernel)
+        for op in memory_ops(kernel):
+            shape = shapes.shape(pointer_of(op), op.lineno)
+            if not is_tile(shape):
+                continue
+            last = _resolve(shape[-1], values)  # type: ignore[index]
+            if last is None or (last * FP32_BYTES) % ALIGN_BYTES == 0:
+                continue
+            confidence = 0.6 if len(shape) >= 2 else 0.4  # type: ignore[arg-type]
+            matches.append(_match(
+                module, kernel, op, "unaligned-last-dim", confidence,
+                f"`{call_name(op)}` in `{kernel.name}` moves a tile whose last axis is {last} "
+                f"element(s), {last * FP32_BYTES} bytes at fp32: the UB pads each row to "
+                f"{ALIGN_BYTES} bytes.",
+                ["IR: padded buffer shapes after hivm-align-alloc-size / hivm-mark-stride-align",
+                 "msprof: MTE2 time high for the bytes moved"],
+                shape=[str(d) for d in shape], last_axis=last))  # type: ignore[union-attr]
+    return matches
+
+
+def _index_names(kernel: JitKernel) -> set[str]:
+    return {name for name, stmts in kernel.assigns.items()
+            if any("arange" in ast.unparse(getattr(s, "value", ast.Constant(0)))
+                   and "float" not in ast.unparse(getattr(s, "value", ast.Constant(0)))
+                   for s in stmts)}
+
+
+@detector("where-int-compare", ("ascend",))
+def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        indices = _index_names(kernel)
+        shapes = ShapeInference(kernel)
+        for where in kernel.calls("where"):
+            cond = where.args[0] if where.args else None
+            if not isinstance(cond, ast.Compare) or "float" in ast.unparse(cond):
+                continue
+            if not is_tile(shapes.shape(cond, where.lineno)):
+                continue
+            direct = "arange" in ast.unparse(cond)
+            if not (direct or depends_on(kernel, cond) & indices):
+                continue
+            matches.append(_match(
+                module, kernel, where, "where-int-compare", 0.55,
+                f"`tl.where({ast.unparse(cond)}, ...)` in `{kernel.name}` compares an integer "
+                "index tile; the A2/A3 vector unit has no int32/int64 compare, so it runs "
+                "on the scalar unit.",
+                ["msprof: aiv_scalar_ratio high at this kernel",
+                 "code hotspot: scalar instructions mapped to this line"],
+                condition=ast.unparse(cond)))
+    return matches
+
+
+@detector("no-tiling-loop", ("ascend",))
+def no_tiling_loop(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    launched = {launch.kernel for launch in module.launches}
+    for name in sorted(launched):
+        kernel = module.kernels[name]
+        if any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node)):
+            continue
+        if not memory_ops(kernel):
+            continue
+        matches.append(_match(
+            module, kernel, kernel.node, "no-tiling-loop", 0.4,
+            f"`{kernel.name}` loads, computes and stores in a single pass with no loop, so "
+            "data-in, compute and data-out cannot overlap (no multi-buffering).",
+            ["msprof pipeline: MTE2, vector and MTE3 run back to back, not overlapped"]))
+    return matches

@@ -1,0 +1,484 @@
+"""A static model of a Triton source file: its @triton.jit kernels, their launches, constants
+and a small shape inference over tile expressions. Built from the AST only; nothing is run."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+# Ops whose result has the broadcast shape of their tensor arguments.
+_REDUCTIONS = {"sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "prod"}
+_SCALAR_CALLS = {"program_id", "num_programs", "cdiv", "load_scalar"}
+EXEC_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+                "multibuffer", "grid", "warmup", "stream"}
+
+Dim = int | str
+Shape = tuple[Dim, ...]
+
+
+def call_name(node: ast.AST) -> str:
+    """`tl.load` -> "load", `triton.language.dot` -> "dot", `foo` -> "foo"; "" otherwise."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def dotted(node: ast.AST) -> str:
+    """`triton.language.dot` -> "triton.language.dot"; "" when not a plain dotted name."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def kwarg(call: ast.Call, name: str) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+@dataclass
+class Param:
+    name: str
+    constexpr: bool
+    default: ast.expr | None
+    line: int
+
+
+@dataclass
+class JitKernel:
+    """One @triton.jit function with the decorators stacked on it."""
+
+    name: str
+    node: ast.FunctionDef
+    params: list[Param]
+    autotuned: bool = False
+    heuristics: bool = False
+    configs: list[dict[str, object]] = field(default_factory=list)
+    assigns: dict[str, list[ast.stmt]] = field(default_factory=dict)
+    loop_vars: set[str] = field(default_factory=set)
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def calls(self, *names: str) -> list[ast.Call]:
+        return [n for n in ast.walk(self.node)
+                if isinstance(n, ast.Call) and call_name(n) in names]
+
+
+@dataclass
+class Launch:
+    """`kernel[grid](args...)` in host code, with arguments bound to parameter names."""
+
+    kernel: str
+    call: ast.Call
+    grid: ast.expr
+    args: dict[str, ast.expr]
+    options: dict[str, ast.expr]
+    launcher: ast.FunctionDef | None
+    line: int
+
+
+@dataclass
+class KernelModule:
+    path: str
+    source: str
+    tree: ast.Module
+    kernels: dict[str, JitKernel]
+    launches: list[Launch]
+    constants: dict[str, int]
+
+    def snippet(self, node: ast.AST) -> str:
+        line = getattr(node, "lineno", 0)
+        lines = self.source.splitlines()
+        return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _is_constexpr(annotation: ast.expr | None) -> bool:
+    return annotation is not None and "constexpr" in ast.unparse(annotation)
+
+
+def _decorator_kind(dec: ast.expr) -> str:
+    name = call_name(dec) if isinstance(dec, ast.Call) else call_name(dec)
+    return name if name in {"jit", "autotune", "heuristics"} else ""
+
+
+def _literal_configs(node: ast.expr | None, module: ast.Module) -> list[dict[str, object]]:
+    """triton.Config(...) literals of an autotune `configs=` list; [] when not literal."""
+    if isinstance(node, ast.Name):
+        node = _module_value(module, node.id)
+    if not isinstance(node, ast.List | ast.Tuple):
+        return []
+    configs = []
+    for item in node.elts:
+        if not (isinstance(item, ast.Call) and call_name(item) == "Config"):
+            continue
+        entry: dict[str, object] = {}
+        if item.args and isinstance(item.args[0], ast.Dict):
+            for k, v in zip(item.args[0].keys, item.args[0].values, strict=False):
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Constant):
+                    entry[str(k.value)] = v.value
+        for kw in item.keywords:
+            if kw.arg and isinstance(kw.value, ast.Constant):
+                entry[kw.arg] = kw.value.value
+        configs.append(entry)
+    return configs
+
+
+def _module_value(module: ast.Module, name: str) -> ast.expr | None:
+    for stmt in module.body:
+        if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return stmt.value
+    return None
+
+
+def _collect_assigns(fn: ast.FunctionDef) -> tuple[dict[str, list[ast.stmt]], set[str]]:
+    assigns: dict[str, list[ast.stmt]] = {}
+    loop_vars: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigns.setdefault(target.id, []).append(node)
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
+            assigns.setdefault(node.target.id, []).append(node)
+        elif isinstance(node, ast.For):
+            loop_vars.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+    for stmts in assigns.values():
+        stmts.sort(key=lambda s: s.lineno)
+    return assigns, loop_vars
+
+
+def _kernel_from(fn: ast.FunctionDef, module: ast.Module) -> JitKernel | None:
+    kinds = [_decorator_kind(d) for d in fn.decorator_list]
+    if "jit" not in kinds:
+        return None
+    args = fn.args.args
+    defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
+    params = [Param(a.arg, _is_constexpr(a.annotation), d, a.lineno)
+              for a, d in zip(args, defaults, strict=True)]
+    kernel = JitKernel(fn.name, fn, params, autotuned="autotune" in kinds,
+                       heuristics="heuristics" in kinds)
+    for dec in fn.decorator_list:
+        if isinstance(dec, ast.Call) and call_name(dec) == "autotune":
+            kernel.configs = _literal_configs(kwarg(dec, "configs") or
+                                              (dec.args[0] if dec.args else None), module)
+    kernel.assigns, kernel.loop_vars = _collect_assigns(fn)
+    return kernel
+
+
+def _launches(module: ast.Module, kernels: dict[str, JitKernel]) -> list[Launch]:
+    found: list[Launch] = []
+
+    def visit(node: ast.AST, launcher: ast.FunctionDef | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef):
+                if child.name in kernels:
+                    continue
+                visit(child, child)
+                continue
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Subscript)
+                    and isinstance(child.func.value, ast.Name)
+                    and child.func.value.id in kernels):
+                found.append(_bind_launch(child, kernels[child.func.value.id], launcher))
+            visit(child, launcher)
+
+    visit(module, None)
+    return found
+
+
+def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | None) -> Launch:
+    assert isinstance(call.func, ast.Subscript)
+    args: dict[str, ast.expr] = {}
+    for param, value in zip(kernel.params, call.args, strict=False):
+        args[param.name] = value
+    options: dict[str, ast.expr] = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            continue
+        if kernel.param(kw.arg) is not None:
+            args[kw.arg] = kw.value
+        else:
+            options[kw.arg] = kw.value
+    return Launch(kernel.name, call, call.func.slice, args, options, launcher, call.lineno)
+
+
+def _int_constants(module: ast.Module) -> dict[str, int]:
+    constants: dict[str, int] = {}
+    for stmt in module.body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)):
+            value = evaluate(stmt.value, constants)
+            if isinstance(value, int):
+                constants[stmt.targets[0].id] = value
+    return constants
+
+
+def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
+    kernels: dict[str, JitKernel] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            kernel = _kernel_from(node, tree)
+            if kernel is not None:
+                kernels[kernel.name] = kernel
+    return KernelModule(path, source, tree, kernels, _launches(tree, kernels),
+                        _int_constants(tree))
+
+
+# ---- values -----------------------------------------------------------------------------
+
+POW2_UNKNOWN = "pow2"  # triton.next_power_of_2(<runtime size>): a power of two, value unknown
+
+
+def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
+    """Integer value of a host or constexpr expression, POW2_UNKNOWN, or None when unknown."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) \
+            and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env.get(node.id)
+    if isinstance(node, ast.BinOp):
+        left, right = evaluate(node.left, env), evaluate(node.right, env)
+        if isinstance(left, int) and isinstance(right, int):
+            return _binop(node.op, left, right)
+        return None
+    if isinstance(node, ast.Call):
+        name = call_name(node)
+        values = [evaluate(a, env) for a in node.args]
+        if name == "next_power_of_2":
+            if values and isinstance(values[0], int) and values[0] > 0:
+                return 1 << (values[0] - 1).bit_length()
+            return POW2_UNKNOWN
+        if name in {"min", "max"} and values and all(isinstance(v, int) for v in values):
+            return (min if name == "min" else max)(values)  # type: ignore[type-var]
+        if name in {"min", "max"} and POW2_UNKNOWN in values:
+            return POW2_UNKNOWN
+    return None
+
+
+def _binop(op: ast.operator, a: int, b: int) -> int | None:
+    try:
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            return a * b
+        if isinstance(op, ast.FloorDiv):
+            return a // b
+        if isinstance(op, ast.LShift) and b < 64:
+            return a << b
+        if isinstance(op, ast.Pow) and b < 64:
+            return a ** b
+    except ZeroDivisionError:
+        return None
+    return None
+
+
+def launcher_env(module: KernelModule, launch: Launch) -> dict[str, int | str]:
+    """Constants visible at a launch: module constants plus the launcher's local assignments."""
+    env: dict[str, int | str] = dict(module.constants)
+    if launch.launcher is None:
+        return env
+    for node in ast.walk(launch.launcher):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.lineno < launch.line):
+            value = evaluate(node.value, env)  # type: ignore[arg-type]
+            if value is not None:
+                env[node.targets[0].id] = value
+    return env
+
+
+def constexpr_values(module: KernelModule, kernel: JitKernel) -> dict[str, list[int | str]]:
+    """Every value each constexpr parameter may take: launches, autotune configs, defaults."""
+    values: dict[str, list[int | str]] = {}
+    for param in kernel.params:
+        if not param.constexpr:
+            continue
+        seen: list[int | str] = []
+        for launch in module.launches:
+            if launch.kernel == kernel.name and param.name in launch.args:
+                value = evaluate(launch.args[param.name], launcher_env(module, launch))  # type: ignore[arg-type]
+                if value is not None:
+                    seen.append(value)
+        seen += [c[param.name] for c in kernel.configs
+                 if isinstance(c.get(param.name), int)]  # type: ignore[misc]
+        default = evaluate(param.default, module.constants)
+        if not seen and default is not None:
+            seen.append(default)
+        values[param.name] = seen
+    return values
+
+
+# ---- shapes -----------------------------------------------------------------------------
+
+
+class ShapeInference:
+    """Symbolic tile shapes of kernel expressions: () for scalars, None when unknown."""
+
+    def __init__(self, kernel: JitKernel) -> None:
+        self.kernel = kernel
+        self._busy: set[int] = set()
+
+    def definition(self, name: str, line: int) -> ast.expr | None:
+        """The value last assigned to `name` before `line` (first assignment as fallback)."""
+        stmts = self.kernel.assigns.get(name, [])
+        plain = [s for s in stmts if isinstance(s, ast.Assign | ast.AnnAssign)]
+        before = [s for s in plain if s.lineno < line]
+        chosen = before[-1] if before else (plain[0] if plain else None)
+        return chosen.value if chosen is not None else None  # type: ignore[union-attr]
+
+    def shape(self, node: ast.expr | None, line: int | None = None) -> Shape | None:
+        if node is None or id(node) in self._busy:
+            return None
+        line = line if line is not None else getattr(node, "lineno", 10**9)
+        self._busy.add(id(node))
+        try:
+            return self._shape(node, line)
+        finally:
+            self._busy.discard(id(node))
+
+    def _shape(self, node: ast.expr, line: int) -> Shape | None:
+        if isinstance(node, ast.Constant):
+            return ()
+        if isinstance(node, ast.Name):
+            if node.id in self.kernel.loop_vars and node.id not in self.kernel.assigns:
+                return ()
+            if self.kernel.param(node.id) is not None and node.id not in self.kernel.assigns:
+                return ()
+            return self.shape(self.definition(node.id, line), line)
+        if isinstance(node, ast.BinOp):
+            return broadcast(self.shape(node.left, line), self.shape(node.right, line))
+        if isinstance(node, ast.UnaryOp):
+            return self.shape(node.operand, line)
+        if isinstance(node, ast.Compare):
+            return broadcast(*(self.shape(n, line) for n in [node.left, *node.comparators]))
+        if isinstance(node, ast.BoolOp):
+            return broadcast(*(self.shape(n, line) for n in node.values))
+        if isinstance(node, ast.IfExp):
+            return broadcast(self.shape(node.body, line), self.shape(node.orelse, line))
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node, line)
+        if isinstance(node, ast.Call):
+            return self._call(node, line)
+        if isinstance(node, ast.Attribute):
+            return self.shape(node.value, line) if node.attr == "T" else None
+        return None
+
+    def _subscript(self, node: ast.Subscript, line: int) -> Shape | None:
+        base = self.shape(node.value, line)
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if base is None:
+            return None
+        dims = list(base)
+        out: list[Dim] = []
+        for item in items:
+            if isinstance(item, ast.Constant) and item.value is None:
+                out.append(1)
+            elif isinstance(item, ast.Slice) and dims:
+                out.append(dims.pop(0))
+            else:
+                return None
+        return tuple(out + dims)
+
+    def _call(self, node: ast.Call, line: int) -> Shape | None:
+        name = call_name(node)
+        args = node.args
+        if name == "arange" and len(args) == 2:
+            start = args[0]
+            if isinstance(start, ast.Constant) and start.value == 0:
+                return (_dim(args[1]),)
+            return (f"{ast.unparse(args[1])}-{ast.unparse(start)}",)
+        if name in {"zeros", "full", "empty"} and args:
+            shape = args[0]
+            if isinstance(shape, ast.Tuple | ast.List):
+                return tuple(_dim(e) for e in shape.elts)
+            return None
+        if name in _SCALAR_CALLS:
+            return ()
+        if name in _REDUCTIONS:
+            return self._reduce(node, line)
+        if name == "dot" and len(args) >= 2:
+            a, b = self.shape(args[0], line), self.shape(args[1], line)
+            return (a[0], b[-1]) if a and b and len(a) == 2 and len(b) == 2 else None
+        if name in {"trans", "permute"} and args:
+            inner = self.shape(args[0], line)
+            return tuple(reversed(inner)) if inner is not None else None
+        if name == "to" and isinstance(node.func, ast.Attribute):
+            return self.shape(node.func.value, line)
+        if name in {"multiple_of", "max_contiguous", "max_constancy"} and args:
+            return self.shape(args[0], line)
+        if name == "load" and args:
+            return self.shape(args[0], line)
+        if isinstance(node.func, ast.Attribute) and dotted(node.func).startswith(("tl.", "triton.")):
+            return broadcast(*(self.shape(a, line) for a in args)) if args else None
+        return None
+
+    def _reduce(self, node: ast.Call, line: int) -> Shape | None:
+        inner = self.shape(node.args[0], line) if node.args else None
+        axis_node = kwarg(node, "axis") or (node.args[1] if len(node.args) > 1 else None)
+        if inner is None:
+            return None
+        if axis_node is None or (isinstance(axis_node, ast.Constant) and axis_node.value is None):
+            return ()
+        if isinstance(axis_node, ast.Constant) and isinstance(axis_node.value, int):
+            axis = axis_node.value % max(len(inner), 1)
+            return inner[:axis] + inner[axis + 1:]
+        return None
+
+
+def _dim(node: ast.expr) -> Dim:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    return ast.unparse(node)
+
+
+def broadcast(*shapes: Shape | None) -> Shape | None:
+    """Numpy-style broadcast of symbolic shapes; unknown when any operand is unknown."""
+    if any(s is None for s in shapes):
+        known = [s for s in shapes if s]
+        return known[0] if len(known) == 1 else None
+    rank = max((len(s) for s in shapes), default=0)  # type: ignore[arg-type]
+    out: list[Dim] = []
+    for axis in range(rank):
+        dims = [s[len(s) - rank + axis] for s in shapes  # type: ignore[union-attr,arg-type]
+                if len(s) - rank + axis >= 0]  # type: ignore[arg-type]
+        non_one = [d for d in dims if d != 1]
+        out.append(non_one[0] if non_one else 1)
+    return tuple(out)
+
+
+def is_tile(shape: Shape | None) -> bool:
+    """True for a tensor of more than one element along some axis."""
+    return bool(shape) and any(d != 1 for d in shape)  # type: ignore[union-attr]
+
+
+def additive_terms(node: ast.expr, shapes: ShapeInference, line: int, depth: int = 0
+                   ) -> list[ast.expr]:
+    """Flatten `a + b + (c + d)` into its terms, looking through names bound to sums."""
+    if depth > 8:
+        return [node]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        return (additive_terms(node.left, shapes, line, depth + 1)
+                + additive_terms(node.right, shapes, line, depth + 1))
+    if isinstance(node, ast.Name) and node.id in shapes.kernel.assigns:
+        value = shapes.definition(node.id, line)
+        if value is not None and isinstance(value, ast.BinOp | ast.Name):
+            return additive_terms(value, shapes, line, depth + 1)
+    return [node]
+
+
+def names_in(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
