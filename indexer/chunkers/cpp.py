@@ -28,9 +28,10 @@ TRANSPARENT = frozenset({
 CLASS_TYPES = frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"})
 # Containers deeper than this are chunked as plain glue (pathological nesting).
 MAX_DEPTH = 24
-# Below this share of the file in well-formed definitions, a file with parse errors
-# is chunked by line windows instead.
+# A file is chunked by line windows instead when parse errors cover more than
+# MAX_ERROR_SHARE of it and well-formed definitions less than MIN_CLEAN_SHARE.
 MIN_CLEAN_SHARE = 0.3
+MAX_ERROR_SHARE = 0.3
 
 _PASS_DEF = re.compile(r"\bGEN_PASS_DEF_(\w+)")
 _IMPL_BASE = re.compile(r"\bimpl::(\w+Base)\b")
@@ -202,6 +203,18 @@ def _attach_pass_refs(chunks: list, class_refs: dict[str, list[str]]) -> None:
             c.passes = list(dict.fromkeys(c.passes + arg))
 
 
+def _error_bytes(root: ts.Node) -> int:
+    """Bytes inside ERROR nodes; only subtrees that contain an error are visited."""
+    total, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            total += node.end_byte - node.start_byte
+        elif node.has_error:
+            stack.extend(node.children)
+    return total
+
+
 def chunk_cpp(src: Source, max_chars: int, min_chars: int) -> list | None:
     """Chunks of a C++ file, or None when it parses too badly to trust the tree."""
     root = parse("cpp", src.text)
@@ -209,7 +222,8 @@ def chunk_cpp(src: Source, max_chars: int, min_chars: int) -> list | None:
     segs = chunker.segments(root)
     if root.has_error:
         total = max(src.size(0, src.n - 1), 1) if src.n else 1
-        if chunker.clean_size / total < MIN_CLEAN_SHARE:
+        if (chunker.clean_size / total < MIN_CLEAN_SHARE
+                and _error_bytes(root) > MAX_ERROR_SHARE * len(src.text)):
             return None
     chunks = [c for seg in segs for c in emit(seg, src, max_chars, "cpp")]
     _attach_pass_refs(chunks, chunker.class_refs)

@@ -137,12 +137,23 @@ def merge_siblings(segs: list[Segment], src: Source, max_chars: int,
 
 def pack_rows(src: Source, start: int, end: int, cuts: list[int], budget: int,
               overlap: int = 0) -> list[tuple[int, int]]:
-    """Split rows start..end into pieces within `budget`, cutting at `cuts` where it can.
-
-    A cut is used when the piece before it is at least a quarter of the budget; otherwise
-    the piece runs to the last row that fits. A single row over budget is a piece alone.
-    """
+    """Split rows start..end into pieces within `budget`, cutting at `cuts` where it can;
+    when greedy packing leaves a tiny last piece, repack with a smaller, even target."""
     cut_rows = sorted({c for c in cuts if start < c <= end})
+    pieces = _greedy(src, start, end, cut_rows, budget, overlap)
+    last = pieces[-1]
+    if len(pieces) > 1 and src.size(last[0], last[1]) < budget // 4:
+        target = src.size(start, end) // len(pieces) * 5 // 4
+        even = _greedy(src, start, end, cut_rows, min(budget, max(target, 1)), overlap)
+        if len(even) <= len(pieces):
+            return even
+    return pieces
+
+
+def _greedy(src: Source, start: int, end: int, cut_rows: list[int], budget: int,
+            overlap: int) -> list[tuple[int, int]]:
+    """A cut is used when the piece before it is at least a quarter of the budget; otherwise
+    the piece runs to the last row that fits. A single row over budget is a piece alone."""
     pieces: list[tuple[int, int]] = []
     s = start
     while s <= end:
