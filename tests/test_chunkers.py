@@ -374,6 +374,18 @@ def test_broken_cpp_falls_back_to_line_windows():
     assert all(len(c.text) <= 500 for c in result.chunks)
 
 
+def test_cpp_fallback_windows_end_after_closing_braces():
+    garbage = "}}}} ))) class ;; {{ template <<< >>> ::: ## \n" * 6
+    block = "KERNEL_ENTRY(copy) [aicore] {\n" + "".join(
+        f"  auto v{i} = load<half>(src + {i}) @@ 8;\n" for i in range(8)) + "}\n"
+    src = garbage + (block + "\n") * 6
+    result = chunk_file("lib/Kernel.cpp", src, max_chars=800)
+    assert result.fallback
+    closing = {i for i, line in enumerate(lines_of(src), 1) if line == "}"}
+    assert all(c.end_line in closing for c in result.chunks)
+    assert_well_formed(result, "lib/Kernel.cpp", src, 800)
+
+
 def test_deeply_nested_braces_do_not_recurse_to_death():
     src = "void f() {\n" + "{\n" * 20000 + "}\n" * 20000 + "}\n"
     result = chunk_file("lib/Deep.cpp", src)

@@ -57,7 +57,8 @@ def chunk_file(path: str, text: str, *, max_chars: int = 1800, min_chars: int = 
 def windows(path: str, text: str, max_chars: int, language: str = "text") -> list[Chunk]:
     """Line windows of at most max_chars with a small overlap, cut at blank lines if it can."""
     src = Source(path, text, weigh_cjk=True)
-    return [c for seg in window_segments(src) for c in
+    braces = language in ("cpp", "tablegen")
+    return [c for seg in window_segments(src, braces=braces) for c in
             emit(seg, src, max_chars, language, overlap=WINDOW_OVERLAP)]
 
 

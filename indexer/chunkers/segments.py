@@ -84,6 +84,7 @@ class Segment:
     atomic: bool = False
     final: bool = False  # already merged at an inner level (a split class): merge no further
     cuts: list[int] = field(default_factory=list)
+    strong_cuts: list[int] = field(default_factory=list)  # preferred over `cuts`
     names: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
     cut_source: object = None  # callable(budget) -> list[int], for oversized segments
@@ -136,21 +137,22 @@ def merge_siblings(segs: list[Segment], src: Source, max_chars: int,
 
 
 def pack_rows(src: Source, start: int, end: int, cuts: list[int], budget: int,
-              overlap: int = 0) -> list[tuple[int, int]]:
-    """Split rows start..end into pieces within `budget`, cutting at `cuts` where it can;
-    when greedy packing leaves a tiny last piece, repack with a smaller, even target."""
-    cut_rows = sorted({c for c in cuts if start < c <= end})
-    pieces = _greedy(src, start, end, cut_rows, budget, overlap)
+              overlap: int = 0, strong: list[int] | None = None) -> list[tuple[int, int]]:
+    """Split rows start..end into pieces within `budget`, cutting at `strong` cuts, else at
+    `cuts`, where it can; when greedy packing leaves a tiny last piece, repack with a
+    smaller, even target."""
+    tiers = [sorted({c for c in tier if start < c <= end}) for tier in (strong or [], cuts)]
+    pieces = _greedy(src, start, end, tiers, budget, overlap)
     last = pieces[-1]
     if len(pieces) > 1 and src.size(last[0], last[1]) < budget // 4:
         target = src.size(start, end) // len(pieces) * 5 // 4
-        even = _greedy(src, start, end, cut_rows, min(budget, max(target, 1)), overlap)
+        even = _greedy(src, start, end, tiers, min(budget, max(target, 1)), overlap)
         if len(even) <= len(pieces):
             return even
     return pieces
 
 
-def _greedy(src: Source, start: int, end: int, cut_rows: list[int], budget: int,
+def _greedy(src: Source, start: int, end: int, tiers: list[list[int]], budget: int,
             overlap: int) -> list[tuple[int, int]]:
     """A cut is used when the piece before it is at least a quarter of the budget; otherwise
     the piece runs to the last row that fits. A single row over budget is a piece alone."""
@@ -163,12 +165,15 @@ def _greedy(src: Source, start: int, end: int, cut_rows: list[int], budget: int,
         if e_max >= end:
             pieces.append((s, end))
             break
-        i = bisect_right(cut_rows, e_max + 1) - 1
-        e = e_max
-        if i >= 0 and cut_rows[i] > s and src.size(s, cut_rows[i] - 1) >= budget // 4:
-            e = cut_rows[i] - 1
+        e, clean = e_max, False
+        for cut_rows in tiers:
+            i = bisect_right(cut_rows, e_max + 1) - 1
+            if i >= 0 and cut_rows[i] > s and src.size(s, cut_rows[i] - 1) >= budget // 4:
+                e, clean = cut_rows[i] - 1, True
+                break
         pieces.append((s, e))
-        s = max(e + 1 - overlap, s + 1) if e - s >= 2 * overlap else e + 1
+        # only a cut through running text repeats a few rows of context in the next piece
+        s = e + 1 if clean or e - s < 2 * overlap else max(e + 1 - overlap, s + 1)
     return pieces
 
 
@@ -229,7 +234,7 @@ def emit(seg: Segment, src: Source, max_chars: int, language: str,
     cuts = list(seg.cuts)
     if seg.cut_source is not None:
         cuts += seg.cut_source(budget)
-    pieces = pack_rows(src, start, end, cuts, budget, overlap)
+    pieces = pack_rows(src, start, end, cuts, budget, overlap, seg.strong_cuts)
     chunks: list[Chunk] = []
     for s, e in pieces:
         s, e = src.trim(s, e)
@@ -247,12 +252,17 @@ def emit(seg: Segment, src: Source, max_chars: int, language: str,
     return chunks
 
 
-def window_segments(src: Source, kind: str = "text") -> list[Segment]:
-    """The whole file as one segment; `emit` with overlap turns it into line windows."""
+_BLOCK_END = re.compile(r"^\}")
+
+
+def window_segments(src: Source, kind: str = "text", braces: bool = False) -> list[Segment]:
+    """The whole file as one segment; `emit` with overlap turns it into line windows, cut
+    at blank rows, or for brace languages first after a `}` in column 0 (a block's end)."""
     if src.n == 0:
         return []
     cuts = [r + 1 for r in range(src.n - 1) if src.blank(r)]
-    return [Segment(0, src.n - 1, kind, cuts=cuts)]
+    strong = [r + 1 for r in range(src.n - 1) if _BLOCK_END.match(src.lines[r])] if braces else []
+    return [Segment(0, src.n - 1, kind, cuts=cuts, strong_cuts=strong)]
 
 
 def tile(items: list[Segment], lo: int, hi: int, glue_kind: str, scope: str = "",
