@@ -118,7 +118,8 @@ def _section_segments(src: Source, s: int, e: int, kind: str, max_chars: int) ->
     names = [name for _, name in funcs]
     head = header(src.path, "", symbol_of(names, ""))
     if src.size(s, e) <= body_budget(src, max_chars, head) or len(funcs) < 2:
-        return [Segment(s, e, kind, symbol=names[0] if names else "", named=True, names=names)]
+        return [Segment(s, e, kind, symbol=names[0] if names else "", named=bool(names),
+                        names=names)]
     starts = [s] + [row for row, _ in funcs[1:]]
     ends = [row - 1 for row in starts[1:]] + [e]
     return [Segment(a, b, kind, symbol=name, named=True, names=[name])
