@@ -90,6 +90,9 @@ def _parse(source: str, path: str) -> ast.Module:
     try:
         return ast.parse(source, filename=path)
     except SyntaxError as exc:
+        if exc.lineno is None:  # e.g. null bytes: no line to point at
+            raise TriageError(f"{path} cannot be parsed as Python ({exc.msg}); "
+                              "pass a plain-text Triton source file.") from None
         raise TriageError(f"{path} is not valid Python (line {exc.lineno}: {exc.msg}); "
                           "fix the syntax before diagnosing it.") from None
     except (ValueError, RecursionError, MemoryError) as exc:

@@ -8,7 +8,7 @@ import ast
 
 from diagnose.detectors import Match, detector
 from diagnose.detectors.launch import _launch_match
-from diagnose.detectors.memory import _match, depends_on, memory_ops, pointer_of
+from diagnose.detectors.memory import _match, memory_ops, pointer_of
 from diagnose.detectors.model import (
     JitKernel,
     KernelModule,
@@ -166,6 +166,14 @@ def _index_names(kernel: JitKernel) -> set[str]:
                    for s in stmts)}
 
 
+def _is_index(node: ast.expr, indices: set[str]) -> bool:
+    """An integer index tile: a name bound to tl.arange arithmetic, or such an expression."""
+    text = ast.unparse(node)
+    if "load" in text or "float" in text:
+        return False
+    return "arange" in text or (isinstance(node, ast.Name) and node.id in indices)
+
+
 @detector("where-int-compare", ("ascend",))
 def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -178,8 +186,8 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
                 continue
             if not is_tile(shapes.shape(cond, where.lineno)):
                 continue
-            direct = "arange" in ast.unparse(cond)
-            if not (direct or depends_on(kernel, cond) & indices):
+            operands = [cond.left, *cond.comparators]
+            if not any(_is_index(op, indices) for op in operands):
                 continue
             matches.append(_match(
                 module, kernel, where, "where-int-compare", 0.55,

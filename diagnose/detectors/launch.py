@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from diagnose.detectors import Match, detector
+from diagnose.detectors.memory import depends_on, pointer_of
 from diagnose.detectors.model import (
     POW2_UNKNOWN,
     JitKernel,
@@ -183,6 +184,18 @@ def _intermediates(launcher: ast.FunctionDef) -> set[str]:
     return names
 
 
+def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str]:
+    """Host names passed to pointer parameters the kernel stores to (or loads from)."""
+    kernel = module.kernels[launch.kernel]
+    ops = ("store", "atomic_add") if written else ("load",)
+    params: set[str] = set()
+    for call in kernel.calls(*ops):
+        pointer = pointer_of(call)
+        if pointer is not None:
+            params |= depends_on(kernel, pointer)
+    return {n for p, a in launch.args.items() if p in params for n in names_in(a)}
+
+
 @detector("multi-launch")
 def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -196,10 +209,9 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
         launches.sort(key=lambda item: item.line)
         buffers = _intermediates(launches[0].launcher)  # type: ignore[arg-type]
         for i, later in enumerate(launches[1:], start=1):
-            later_names = {n for a in later.args.values() for n in names_in(a)}
+            later_names = _bound_names(module, later, written=False)
             for earlier in launches[:i]:
-                shared = buffers & later_names & {
-                    n for a in earlier.args.values() for n in names_in(a)}
+                shared = buffers & later_names & _bound_names(module, earlier, written=True)
                 if shared:
                     matches.append(_launch_match(
                         module, later, "multi-launch", 0.55,

@@ -1,0 +1,10 @@
+# backend: cuda
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def total(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.atomic_add(out_ptr, tl.sum(x, axis=0))  # expect: cuda-atomic-reduction
