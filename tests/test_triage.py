@@ -252,3 +252,33 @@ def test_findings_are_sorted_by_confidence_and_carry_card_passes() -> None:
     assert stage.rewrite_family == "pipeline-stages"
     assert "tritongpu-pipeline" in stage.passes
     assert stage.evidence["snippet"].startswith("kloop[(1,)]")
+
+
+def test_transposed_tile_is_a_weaker_hypothesis_on_cuda_than_on_ascend() -> None:
+    text, _ = _fixture("strided_access_pos.py")
+    line = max(line for _, line in _expected(text))
+    cuda = next(f for f in triage(text, "t.py", "cuda").findings if f.location["line"] == line
+                and f.card_id == "cuda-strided-fast-axis")
+    ascend = next(f for f in triage(text, "t.py", "ascend").findings
+                  if f.location["line"] == line and f.card_id == "ascend-strided-fast-axis")
+    assert cuda.evidence["facts"]["transposed"] is True
+    assert cuda.confidence < ascend.confidence
+
+
+def test_loop_that_only_stores_one_result_per_iteration_is_a_weak_scalar_loop() -> None:
+    source = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def topk(x_ptr, val_ptr, N, K: tl.constexpr, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + cols, mask=cols < N, other=-float("inf"))
+    for i in range(K):
+        tl.store(val_ptr + i, tl.max(x, axis=0))
+        x = tl.where(cols == tl.argmax(x, axis=0), -float("inf"), x)
+'''
+    loops = [f for f in triage(source, "topk.py").findings
+             if f.card_id == "cuda-scalar-element-loop"]
+    assert [f.location["line"] for f in loops] == [9]
+    assert loops[0].confidence <= 0.3

@@ -83,7 +83,10 @@ def _multiplier_strength(kernel: JitKernel, module: KernelModule, factor: ast.ex
                          ) -> float | None:
     """How surely a scalar factor multiplying the fast-axis index is not 1 (None: surely 1)."""
     if isinstance(factor, ast.Constant) and isinstance(factor.value, int):
-        return 0.8 if factor.value > 1 else None
+        if factor.value <= 1:
+            return None
+        # stride 2 still uses half of each sector; wide strides waste nearly all of it
+        return 0.55 if factor.value == 2 else 0.7 if factor.value < 8 else 0.8
     if isinstance(factor, ast.Name):
         param = kernel.param(factor.id)
         if param is not None:
@@ -108,11 +111,29 @@ def _factors(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
+def _unit_slow_axis(terms: list[ast.expr], shapes: ShapeInference, line: int) -> bool:
+    """True when an unscaled index term varies along a slower axis only: the tile is
+    contiguous along that axis, i.e. it is a transposed view of memory."""
+    for term in terms:
+        if len(_factors(term)) != 1:
+            continue
+        shape = shapes.shape(term, line)
+        if is_tile(shape) and len(shape) >= 2 and shape[-1] == 1:  # type: ignore[arg-type]
+            return True
+    return False
+
+
 def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
-                      ) -> tuple[float, str] | None:
-    """(confidence, multiplier text) when the fastest-varying index of `op` is scaled."""
+                      ) -> tuple[float, str, bool] | None:
+    """(confidence, multiplier, transposed) when the fastest-varying index of `op` is scaled.
+
+    `transposed` means another axis of the tile is unit-stride; tritongpu-coalesce can then
+    order the layout along that axis, so on CUDA the cost is a layout conversion rather than
+    uncoalesced access."""
     shapes = ShapeInference(kernel)
-    for term in additive_terms(pointer_of(op), shapes, op.lineno):  # type: ignore[arg-type]
+    terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
+    transposed = _unit_slow_axis(terms, shapes, op.lineno)
+    for term in terms:
         factors = _factors(term)
         if len(factors) < 2:
             continue
@@ -125,8 +146,11 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
             continue  # varies along a slower axis only
         strengths = [s for s in (_multiplier_strength(kernel, module, f) for f in scalars)
                      if s is not None]
+        multiplier = " * ".join(ast.unparse(f) for f in scalars)
+        if transposed:
+            return 0.6, multiplier, True
         if strengths:
-            return max(strengths), " * ".join(ast.unparse(f) for f in scalars)
+            return max(strengths), multiplier, False
     return None
 
 
@@ -138,7 +162,9 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             found = strided_fast_axis(module, kernel, op)
             if found is None:
                 continue
-            confidence, multiplier = found
+            confidence, multiplier, transposed = found
+            if transposed and backend == "cuda":
+                confidence = 0.4  # coalesced along the other axis, paid for in convert_layout
             needed = (["PTX: scalar ld.global.b32 per element and ncu: "
                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld per request well above 4",
                        "ncu: dram__throughput below 40% of peak while the kernel is memory bound"]
@@ -148,8 +174,10 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             matches.append(_match(
                 module, kernel, op, "strided-access", confidence,
                 f"`{call_name(op)}` in `{kernel.name}` walks its fastest-varying index with "
-                f"stride `{multiplier}`, so neighbouring lanes touch addresses far apart.",
-                needed, multiplier=multiplier))
+                f"stride `{multiplier}`"
+                + (" while a slower axis is the contiguous one (a transposed tile)."
+                   if transposed else ", so neighbouring lanes touch addresses far apart."),
+                needed, multiplier=multiplier, transposed=transposed))
     return matches
 
 
@@ -279,8 +307,14 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
             bound = ast.unparse(loop.iter)
             element_wise = "BLOCK" in bound.upper() or any(
                 p.constexpr and p.name in bound for p in kernel.params)
+            loads = any(call_name(c) == "load" for c in ops)
+            tile_work = any(is_tile(shapes.shape(n.value, n.lineno)) for stmt in loop.body
+                            for n in ast.walk(stmt) if isinstance(n, ast.Assign))
+            # A loop that only stores one result per iteration (top-k, scans) or does tile
+            # work per iteration is not an element-by-element walk.
+            confidence = (0.75 if element_wise else 0.6) if loads and not tile_work else 0.3
             matches.append(_match(
-                module, kernel, loop, "scalar-loop", 0.75 if element_wise else 0.6,
+                module, kernel, loop, "scalar-loop", confidence,
                 f"`{kernel.name}` walks elements one at a time in `{bound}` with scalar "
                 "loads/stores instead of one tile-wide access.",
                 ["TTIR: tt.load of a scalar pointer inside scf.for",
