@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 
 from indexer.index import IndexReport, Progress, index_sources, indexed_sources, refresh
 from indexer.manifest import list_corpora, load_corpus
@@ -121,16 +120,22 @@ def cmd_passes(args: argparse.Namespace, s: Settings) -> int:
         print(json.dumps(rec.to_json(), indent=2) if s.json else _describe(rec))
         return 0
     backends = [args.backend] if args.backend else reg.backends()
-    out = {b: [asdict(e) if hasattr(e, "__dataclass_fields__") else e
-               for e in reg.pipeline_entries(b)] for b in backends}
+    out = {b: [_entry_json(rec, pos) for rec, pos in reg.pipeline_entries(b)] for b in backends}
     if s.json:
-        print(json.dumps(out, indent=2, default=str))
+        print(json.dumps(out, indent=2))
         return 0
     for b in backends:
         print(f"== {b}")
-        for e in reg.pipeline_entries(b):
-            print("  " + _entry_line(e))
+        for e in out[b]:
+            cond = f"   if {e['condition']}" if e["condition"] else ""
+            print(f"  {e['stage']:>14} {e['index']:3}  {e['argument']:44} {e['summary'][:60]}{cond}")
     return 0
+
+
+def _entry_json(rec, pos) -> dict:
+    return {"argument": rec.argument, "def_name": rec.def_name, "stage": pos.stage,
+            "index": pos.index, "condition": pos.condition or "", "summary": rec.summary or "",
+            "td_path": rec.td_path}
 
 
 def load_registry(kb: KnowledgeBase) -> PassRegistry:
@@ -150,14 +155,6 @@ def _describe(rec) -> str:
         cond = f" if {p.condition}" if p.condition else ""
         lines.append(f"  pipeline {p.backend}/{p.stage} #{p.index}{cond}")
     return "\n".join(lines)
-
-
-def _entry_line(e) -> str:
-    d = asdict(e) if hasattr(e, "__dataclass_fields__") else dict(e)
-    parts = [str(d.get(k)) for k in ("stage", "index", "argument", "binding") if d.get(k) is not None]
-    if d.get("condition"):
-        parts.append(f"if {d['condition']}")
-    return "  ".join(parts)
 
 
 def cmd_sources(args: argparse.Namespace, s: Settings) -> int:
