@@ -69,6 +69,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", help="look one pass up: argument, class name, binding "
                    "or a whole 'IR Dump Before ...' line")
 
+    p = sub.add_parser("diagnose", help="climb the diagnosis ladder for a task or kernel file")
+    _common(p)
+    p.add_argument("target", help="a task name (kernels/NAME), a task folder, a kernel .py file "
+                   "or a KernelBench file")
+    p.add_argument("--candidate", help="the kernel to diagnose for a task (default: its baseline.py)")
+    p.add_argument("--backend", choices=["cuda", "ascend"], default="cuda")
+    p.add_argument("--runner-json", metavar="FILE", help="bench/profile JSON from `python -m "
+                   "diagnose.runner` run on the device host, for tier 2")
+    p.add_argument("--max-tier", type=int, choices=[1, 2, 3, 4], default=4,
+                   help="climb no higher than this tier")
+    p.add_argument("--out", metavar="FILE", help="also write the diagnosis JSON here")
+
+    p = sub.add_parser("escalate", help="tier 4 as a service: from an IR symptom to the compiler "
+                       "passages that explain it and a rewrite family")
+    _common(p)
+    p.add_argument("--symptom", required=True, help="a symptom id (e.g. scalar-global-loads) or a "
+                   "sentence describing what the IR shows")
+    p.add_argument("--pass", dest="pass_", metavar="PASS", help="the pass the symptom is "
+                   "attributed to (argument, class name or dump header)")
+    p.add_argument("--backend", choices=["cuda", "ascend"], default="cuda")
+    p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
+    p.add_argument("--llm", action="store_true", help="also ask the configured OpenAI-compatible "
+                   "endpoint to summarise the passages (citations are checked against the index)")
+
     p = sub.add_parser("sources", help="what the knowledge base holds, per source")
     _common(p)
     p = sub.add_parser("corpora", help="the shipped corpus manifests")
@@ -94,17 +118,24 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         ap.print_help()
         return 2
-    from passwise import commands
-
     settings = settings_from(args)
     try:
-        return getattr(commands, f"cmd_{args.command}")(args, settings)
+        return _command(args.command)(args, settings)
     except KBError as e:
         _fail(str(e), settings)
         return 1
     except KeyboardInterrupt:
         _fail("Interrupted; what was already stored is kept.", settings)
         return 130
+
+
+def _command(name: str):
+    """The function behind a subcommand; diagnosis commands live apart from the KB ones."""
+    if name in ("diagnose", "escalate"):
+        from passwise import diagnosis_commands as module
+    else:
+        from passwise import commands as module
+    return getattr(module, f"cmd_{name}")
 
 
 def _fail(message: str, settings: Settings) -> None:
