@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.passes import build_registry
+from indexer.passes import build_installed_registry, build_pass_registry
 from indexer.sources import Snapshot
 from kb.passes import PassRegistry
 from kb.search import KnowledgeBase
@@ -30,15 +30,31 @@ def _files(snap: Snapshot):
                 continue
 
 
-def save_source_registry(kb: KnowledgeBase, snap: Snapshot) -> int:
-    """Rebuild the records of one source and the merged registry; returns the source's count."""
-    records = build_registry(_files(snap), source=snap.source.name, repo_url=snap.repo_url,
-                             commit=snap.version, backend_of=snap.source.backend_of)
-    d = registry_dir(kb)
-    d.mkdir(parents=True, exist_ok=True)
-    PassRegistry(list(records)).save(d / f"{snap.source.name}.json")
+def _source_registries(d: Path, skip: str = "") -> PassRegistry:
     merged = PassRegistry()
     for p in sorted(d.glob("*.json")):
-        merged = merged.merge(PassRegistry.load(p))
-    merged.save(registry_path(kb))
-    return len(records)
+        if p.stem != skip:
+            merged = merged.merge(PassRegistry.load(p))
+    return merged
+
+
+def save_source_registry(kb: KnowledgeBase, snap: Snapshot) -> int:
+    """Rebuild the records of one source and the merged registry; returns the source's count.
+
+    An installed Triton wheel ships compiler.py but no TableGen or C++: its pipelines are
+    resolved against the records of the compiler sources already indexed, when there are any.
+    """
+    spec = snap.source
+    d = registry_dir(kb)
+    d.mkdir(parents=True, exist_ok=True)
+    if spec.type == "package" and spec.package == "triton":
+        known = _source_registries(d, skip=spec.name)
+        reg = build_installed_registry(snap.root, known=known or None, source=spec.name)
+    elif any(p.endswith(REGISTRY_SUFFIXES) for p in snap.files):
+        reg = build_pass_registry(_files(snap), source=spec.name, repo_url=snap.repo_url,
+                                  commit=snap.version, backend_of=spec.backend_of)
+    else:
+        return 0
+    reg.save(d / f"{spec.name}.json")
+    _source_registries(d).save(registry_path(kb))
+    return len(reg)
