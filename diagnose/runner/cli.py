@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tasks"), s.add_argument("--out"), s.add_argument("--device")
     s.add_argument("--cache"), s.add_argument("--json", action="store_true")
     s.add_argument("--no-compile", action="store_true")
-    s.add_argument("--workers", type=int, default=4, help="parallel verify/warm-up children")
+    s.add_argument("--workers", type=int, default=6, help="parallel verify/warm-up children")
     return p
 
 

@@ -36,7 +36,7 @@ class SuiteOptions:
     device: str = "cuda"
     cache: str | None = None
     compile: bool = True
-    workers: int = 4
+    workers: int = 6
 
 
 @dataclass

@@ -1,5 +1,0 @@
-"""Bad candidate: does not parse."""
-
-
-def run(x, y)
-    return x
