@@ -10,7 +10,7 @@ def quant_kernel(x_ptr, q_ptr, scale_ptr, N, stride_x, stride_q, BLOCK: tl.const
     cols = tl.arange(0, BLOCK)
     mask = cols < N
     x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
-    scale = tl.div_rn(tl.maximum(tl.max(tl.abs(x), axis=0), 1e-5), 127.0)
+    scale = tl.maximum(tl.max(tl.abs(x), axis=0), 1e-5) * (1.0 / 127.0)
     q = tl.floor(tl.div_rn(x, scale) + 0.5)
     q = tl.minimum(tl.maximum(q, -127.0), 127.0)
     tl.store(q_ptr + row * stride_q + cols, q.to(tl.int8), mask=mask)

@@ -1,7 +1,9 @@
 """Per-token symmetric int8 activation quantisation (SmoothQuant / LLM.int8 style): absmax scale per row, round, clamp.
 
-scale = max(absmax(row), 1e-5) / 127 in fp32; q = clamp(floor(x / scale + 0.5), -127, 127) as int8.
-Both divisions are IEEE round-to-nearest, so a correct kernel matches bit for bit.
+scale = max(absmax(row), 1e-5) * (1/127) in fp32; q = clamp(floor(x / scale + 0.5), -127, 127) as int8.
+The scale is a multiply by the fp32 constant 1/127 (torch on CUDA turns a division by a Python
+scalar into that multiply anyway) and x / scale is an IEEE division, so a correct kernel matches
+bit for bit on every device.
 """
 import torch
 
@@ -19,7 +21,7 @@ META = {
         "large": {"M": 16384, "N": 4096},
     },
     "baseline_notes": "One program per row, BLOCK = next_power_of_2(N), the row in registers: "
-                      "absmax, scale with tl.div_rn, x / scale with tl.div_rn, floor(+0.5), "
+                      "absmax, scale = absmax * (1/127), x / scale with tl.div_rn (IEEE), floor(+0.5), "
                       "clamp, int8 store plus one fp32 scale store; no autotune.",
     "deterministic": True,
 }
@@ -36,7 +38,7 @@ def make_inputs(size: str, device: str = "cpu", seed: int = 0, dtype: str | None
 
 def reference(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     xf = x.float()
-    scale = xf.abs().amax(dim=-1).clamp(min=1e-5) / 127.0
+    scale = xf.abs().amax(dim=-1).clamp(min=1e-5) * (1.0 / 127.0)
     q = torch.floor(xf / scale[:, None] + 0.5).clamp(-127, 127).to(torch.int8)
     return q, scale
 
