@@ -242,3 +242,52 @@ def test_cost_of_gemm_counts_two_flops_per_multiply_add():
     assert cost["flops"] == 2 * size["M"] * size["N"] * size["K"]
     assert cost["bytes"] == 2 * (size["M"] * size["K"] + size["K"] * size["N"]
                                  + size["M"] * size["N"])
+
+
+def test_fft_size_is_the_smallest_even_5_smooth_length_and_baseline_agrees():
+    task = load_task("fft_pad_window_pack")
+    source = (KERNELS / "fft_pad_window_pack" / "baseline.py").read_text()
+    helper = ast.get_source_segment(source, next(
+        node for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef) and node.name == "fft_size"))
+    scope: dict = {}
+    exec(helper, scope)
+
+    def smooth(m: int) -> bool:
+        for p in (2, 3, 5):
+            while m % p == 0:
+                m //= p
+        return m == 1
+
+    for n in (1, 2, 7, 997, 1000, 1531, 100_003):
+        size = task.fft_size(n)
+        assert size >= n and size % 2 == 0 and smooth(size)
+        assert not any(m % 2 == 0 and smooth(m) for m in range(n, size))
+        assert scope["fft_size"](n) == size
+
+
+def test_group_routing_reference_keeps_exactly_topk_groups_per_token():
+    task = load_task("moe_group_topk_mask")
+    scores, n_group, topk_group = task.make_inputs("ragged", seed=3)
+    out = task.reference(scores, n_group, topk_group)
+    T, E = scores.shape
+    kept = out.view(T, n_group, E // n_group).ne(0).any(dim=-1)
+    assert kept.sum(dim=-1).eq(topk_group).all()
+    # A kept group is untouched, and each kept group's top-2 sum beats every dropped group's.
+    grouped = scores.view(T, n_group, -1)
+    assert torch.equal(out.view(T, n_group, -1)[kept], grouped[kept])
+    top2 = grouped.topk(2, dim=-1).values.sum(-1)
+    worst_kept = top2.masked_fill(~kept, float("inf")).amin(dim=-1)
+    best_dropped = top2.masked_fill(kept, float("-inf")).amax(dim=-1)
+    assert (worst_kept > best_dropped).all()
+
+
+def test_fft_pack_reference_interleaves_windowed_even_and_odd_samples():
+    task = load_task("fft_pad_window_pack")
+    x, window = task.make_inputs("small", seed=0)
+    packed = task.reference(x, window)
+    B, N = x.shape
+    assert packed.shape == (B, task.fft_size(N) // 2, 2)
+    flat = packed.reshape(B, -1)
+    assert torch.allclose(flat[:, :N], x * window)
+    assert flat[:, N:].eq(0).all()
