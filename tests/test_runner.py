@@ -77,6 +77,12 @@ def test_raising_candidate_names_the_exception_and_its_line():
     assert "ValueError: block size must divide n at raises.py:5" in v.cause
 
 
+def test_kernel_the_compiler_rejects_is_a_compile_error():
+    v = verify(VECADD, str(BAD / "compile_error.py"), quick())
+    assert v.verdict == "compile_error"
+    assert "did not compile" in v.cause and "arange's range must be a power of 2" in v.cause
+
+
 def test_torch_fallback_is_rejected_before_anything_runs():
     v = verify(VECADD, str(BAD / "fallback.py"), quick())
     assert v.verdict == "torch_fallback"

@@ -268,7 +268,7 @@ def _status_of(exc: BaseException, text: str) -> str:
 
     if isinstance(exc, TaskError):
         return "bad_task"
-    if isinstance(exc, CompilationError | OutOfResources | PTXASError):
+    if isinstance(exc, CompilationError | OutOfResources | PTXASError) or _interpreter_compile_error(exc):
         return "compile_error"
     lowered = text.lower()
     if "out of memory" in lowered:
@@ -276,6 +276,16 @@ def _status_of(exc: BaseException, text: str) -> str:
     if any(m in lowered for m in FATAL_MARKERS):
         return "illegal_memory_access"
     return "crash"
+
+
+def _interpreter_compile_error(exc: BaseException) -> bool:
+    """In the interpreter, what the compiler would reject is raised from triton/language/ checks."""
+    from triton.runtime.errors import InterpreterError
+
+    if not isinstance(exc, InterpreterError) or exc.__cause__ is None:
+        return False
+    frames = traceback.extract_tb(exc.__cause__.__traceback__)
+    return bool(frames) and f"triton{os.sep}language{os.sep}" in frames[-1].filename
 
 
 def _entry_name(item: WorkItem) -> str:
