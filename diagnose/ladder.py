@@ -1,0 +1,381 @@
+"""The diagnosis ladder: four tiers, each a function from the evidence so far to a TierResult,
+climbed in order until the policy says one of them (or two together) is enough.
+
+    TIERS  = what each tier does (an ordered list, like a backend's pass pipeline)
+    POLICY = when to stop (rules in order, like the table in ARCHITECTURE.md)
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from diagnose.evidence import Finding, TierResult
+from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
+from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
+from diagnose.target import DiagnosisError, Target
+from diagnose.tier3 import tier3_result
+from diagnose.triage import PatternCard, TriageError, load_cards, triage
+
+TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
+              4: "compiler-source escalation"}
+# Evidence that ends the climb at once: nothing above it can diagnose a kernel that does not build.
+BROKEN_KINDS = ("source-error", "compile-failure")
+
+
+@dataclass
+class Options:
+    """How far and how to climb; interpreters are per backend (see passwise Settings)."""
+
+    max_tier: int = 4
+    runner_json: Path | None = None
+    capture_timeout: float = 300.0
+    size: str = "small"
+    python_cuda: str | None = None
+    python_ascend: str | None = None
+    home: Path | None = None
+
+
+@dataclass
+class Context:
+    """What every tier reads: the target, its source, the options and the evidence so far."""
+
+    target: Target
+    backend: str
+    source: str
+    options: Options = field(default_factory=Options)
+    open_kb: Callable[[], Any] | None = None  # lazy: only tier 4 opens the knowledge base
+    evidence: list[TierResult] = field(default_factory=list)
+    cards: dict[str, PatternCard] = field(default_factory=dict)
+    capture: IRCapture | None = None
+    escalations: list[Escalation] = field(default_factory=list)
+    versions: dict[str, str] = field(default_factory=dict)
+
+    def tier(self, number: int) -> TierResult | None:
+        return next((t for t in self.evidence if t.tier == number), None)
+
+    def hypotheses(self) -> list[Finding]:
+        """Tier-1 pattern matches: what the source suggests, waiting for evidence."""
+        first = self.tier(1)
+        return [f for f in first.findings if f.kind == "pattern"] if first else []
+
+
+def make_context(target: Target, backend: str = "cuda", options: Options | None = None,
+                 open_kb: Callable[[], Any] | None = None) -> Context:
+    """A Context with the target's source read and the backend's pattern cards loaded."""
+    cards = {c.id: c for c in load_cards(backend)}
+    return Context(target=target, backend=backend, source=target.source(),
+                   options=options or Options(), open_kb=open_kb, cards=cards)
+
+
+def skipped(tier: int, why: str) -> TierResult:
+    return TierResult(tier, TIER_NAMES[tier], skipped=True, skip_reason=why)
+
+
+# ---------------------------------------------------------------- the tiers
+
+def tier1(ctx: Context) -> TierResult:
+    """Pattern triage over the source; a file that is not valid Python is evidence, not a crash."""
+    path = str(ctx.target.kernel)
+    try:
+        return triage(ctx.source, path, ctx.backend)
+    except TriageError as exc:
+        if _parses(ctx.source, path):
+            raise  # a broken card or a bad backend: the user fixes the setup, not the kernel
+        broken = Finding(tier=1, kind="source-error", card_id="", rewrite_family="",
+                         message=str(exc), confidence=1.0, location={"path": path})
+        return TierResult(1, TIER_NAMES[1], [broken], reason="The kernel source does not parse.")
+
+
+def _parses(source: str, path: str) -> bool:
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def tier2(ctx: Context) -> TierResult:
+    """Profiling, from runner JSON measured on the device host (this machine needs no GPU)."""
+    if ctx.options.runner_json is None:
+        return skipped(2, "No runner JSON, so no timings: run `python -m diagnose.runner bench` "
+                          "(and `profile`) on a GPU/NPU host and pass the output with "
+                          "--runner-json.")
+    try:
+        from diagnose.profile import profile_tier
+    except ImportError:
+        return skipped(2, "Tier 2 (diagnose.profile) is not installed in this checkout.")
+    bench, profile = load_runner_json(ctx.options.runner_json)
+    return profile_tier(bench, profile, backend=ctx.backend)
+
+
+def tier3(ctx: Context) -> TierResult:
+    """IR attribution: compile what the launcher really launches, pass by pass, on this CPU."""
+    if ctx.target.launch_problem:
+        return skipped(3, f"Cannot capture IR: {ctx.target.launch_problem}.")
+    started = time.perf_counter()
+    try:
+        ctx.capture = _capture(ctx)
+    except IRCaptureError as exc:
+        return skipped(3, str(exc))
+    ctx.versions["compiler"] = ctx.capture.compiler_version
+    families = {card_id: card.rewrite_family for card_id, card in ctx.cards.items()}
+    return tier3_result(ctx.capture, attribute(ctx.capture), families,
+                        time.perf_counter() - started)
+
+
+def _capture(ctx: Context) -> IRCapture:
+    o, t = ctx.options, ctx.target
+    # A task folder launches the kernel as its candidate; a KernelBench launcher stands alone.
+    where, candidate = (t.task_dir, t.launch_file) if t.task_dir else (t.launch_file, None)
+    if ctx.backend == "ascend":
+        return capture_ascend(where, candidate, size=o.size, timeout=o.capture_timeout,
+                              python=o.python_ascend, home=o.home)
+    return capture_cuda(where, candidate, size=o.size, timeout=o.capture_timeout,
+                        python=o.python_cuda)
+
+
+def tier4(ctx: Context) -> TierResult:
+    """Escalation to the compiler's own source, over the knowledge base (optional)."""
+    if ctx.open_kb is None:
+        return skipped(4, "No knowledge base is configured; run `passwise index` to build one.")
+    try:
+        from diagnose import escalate
+    except ImportError:
+        return skipped(4, "Tier 4 (diagnose.escalate) is not installed in this checkout.")
+    return escalate.escalate_tier(ctx)
+
+
+TIERS: list[tuple[str, Callable[[Context], TierResult]]] = [
+    ("triage", tier1),
+    ("profile", tier2),
+    ("ir", tier3),
+    ("escalate", tier4),
+]
+
+
+# ---------------------------------------------------------------- the policy
+
+@dataclass
+class Decision:
+    """What the evidence so far allows: stop with a verdict, or climb (and why)."""
+
+    stop: bool
+    reason: str
+    verdict: str = ""
+    conclusion: Conclusion | None = None
+
+
+def climb(reason: str) -> Decision:
+    return Decision(stop=False, reason=reason)
+
+
+def broken_kernel(ctx: Context) -> Decision | None:
+    """The kernel does not parse or compile: that is the finding; no tier above can help."""
+    latest = ctx.evidence[-1]
+    broken = next((f for f in latest.findings if f.kind in BROKEN_KINDS), None)
+    if broken is None:
+        return None
+    return Decision(stop=True, verdict="inconclusive",
+                    reason=f"The kernel does not build, so there is no speed to diagnose: "
+                           f"{broken.message} Fix it and diagnose again.")
+
+
+def confirmed_across_tiers(ctx: Context) -> Decision | None:
+    """A tier-1 hypothesis that the latest tier's evidence explains: (a), (b) and (c) together."""
+    latest = ctx.evidence[-1]
+    if latest.tier == 1:
+        return None
+    pairs = [(h, f) for f in latest.findings for h in ctx.hypotheses() if confirms(f, h)]
+    families = list(dict.fromkeys(h.rewrite_family for h, _ in pairs))
+    if len(families) > 1:
+        return climb(f"Tier {latest.tier} evidence fits more than one hypothesis "
+                     f"({', '.join(families)}); the compiler source has to say which.")
+    if not families:
+        return None
+    hypothesis, fact = max(pairs, key=lambda p: p[0].confidence)
+    return Decision(stop=True, verdict="concluded",
+                    reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
+                           f"{hypothesis.card_id}: {fact.message}",
+                    conclusion=_confirmed(ctx, hypothesis, fact, pairs))
+
+
+def sufficient_alone(ctx: Context) -> Decision | None:
+    """The latest tier answered all three questions from its own evidence."""
+    latest = ctx.evidence[-1]
+    if not latest.sufficient or not latest.findings:
+        return None
+    top = max(latest.findings, key=lambda f: f.confidence)
+    return Decision(stop=True, verdict="concluded",
+                    reason=f"Tier {latest.tier} is enough on its own: {latest.reason}",
+                    conclusion=_alone(ctx, latest, top))
+
+
+def unexplained_symptoms(ctx: Context) -> Decision | None:
+    """IR symptoms that no tier-1 hypothesis explains: the pass's source has to say why."""
+    latest = ctx.evidence[-1]
+    symptoms = [f for f in latest.findings if f.kind == "ir-symptom"]
+    if latest.tier != 3 or not symptoms:
+        return None
+    named = ", ".join(f"{f.evidence['symptom']} at {f.passes[0] if f.passes else '?'}"
+                      for f in symptoms)
+    return climb(f"The IR shows {named}, which no tier-1 hypothesis explains; the compiler "
+                 "source has to say why the pass does this.")
+
+
+POLICY: list[Callable[[Context], Decision | None]] = [
+    broken_kernel,
+    confirmed_across_tiers,
+    sufficient_alone,
+    unexplained_symptoms,
+]
+
+
+def decide(ctx: Context) -> Decision:
+    """The first rule of POLICY that applies to the evidence so far; otherwise climb."""
+    for rule in POLICY:
+        decision = rule(ctx)
+        if decision is not None:
+            return decision
+    latest = ctx.evidence[-1]
+    return climb(latest.skip_reason if latest.skipped else latest.reason)
+
+
+def confirms(fact: Finding, hypothesis: Finding) -> bool:
+    """Whether a higher tier's finding is evidence for a tier-1 hypothesis in the same kernel."""
+    if fact.kind in BROKEN_KINDS or not hypothesis.rewrite_family:
+        return False
+    explains = fact.evidence.get("explains_cards") or ([fact.card_id] if fact.card_id else [])
+    same_idiom = hypothesis.card_id in explains or fact.rewrite_family == hypothesis.rewrite_family
+    return same_idiom and _same_kernel(fact, hypothesis)
+
+
+def _same_kernel(fact: Finding, hypothesis: Finding) -> bool:
+    a = (fact.location or {}).get("function")
+    b = (hypothesis.location or {}).get("function")
+    return not a or not b or a == b
+
+
+# ---------------------------------------------------------------- conclusions
+
+def _ref(ctx: Context, finding: Finding) -> FindingRef:
+    tier = ctx.tier(finding.tier)
+    return FindingRef(finding.tier, tier.findings.index(finding), finding.kind, finding.card_id)
+
+
+def _hotspot(source: Finding, stage: Finding) -> Hotspot:
+    loc = source.location or {}
+    return Hotspot(kernel=loc.get("function") or "", path=loc.get("path") or "",
+                   line=loc.get("line"), pass_arg=stage.passes[0] if stage.passes else "")
+
+
+def _confirmed(ctx: Context, hypothesis: Finding, fact: Finding,
+               pairs: list[tuple[Finding, Finding]]) -> Conclusion:
+    card = ctx.cards.get(hypothesis.card_id)
+    effect = f" Expected effect: {card.expected_effect}" if card else ""
+    explanation = (f"{hypothesis.message} Tier {fact.tier} shows it happening: {fact.message}."
+                   f"{effect}")
+    supporting = [_ref(ctx, hypothesis)] + [_ref(ctx, f) for h, f in pairs if h is hypothesis]
+    return Conclusion(rewrite_family=hypothesis.rewrite_family,
+                      hotspot=_hotspot(hypothesis, fact), explanation=explanation,
+                      card_id=hypothesis.card_id, supporting=supporting,
+                      passes=list(dict.fromkeys(fact.passes + hypothesis.passes)),
+                      citations=_citations(fact))
+
+
+def _alone(ctx: Context, tier: TierResult, top: Finding) -> Conclusion:
+    card = ctx.cards.get(top.card_id)
+    effect = f" Expected effect: {card.expected_effect}" if card else ""
+    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(top, top),
+                      explanation=f"{top.message}{effect}", card_id=top.card_id,
+                      supporting=[_ref(ctx, top)], passes=list(top.passes),
+                      citations=_citations(top))
+
+
+def _citations(finding: Finding) -> list[Citation]:
+    """Compiler passages a tier-4 finding cites (stored in its evidence as Citation dicts)."""
+    return [Citation(**c) for c in finding.evidence.get("citations", [])]
+
+
+# ---------------------------------------------------------------- the climb
+
+def diagnose(ctx: Context) -> Diagnosis:
+    """Climb TIERS up to options.max_tier, asking POLICY after each tier whether to stop."""
+    timings: dict[str, float] = {}
+    decision, tried = climb("No tier ran."), []
+    for number, (name, run_tier) in enumerate(TIERS, start=1):
+        if number > ctx.options.max_tier:
+            decision = climb(f"{decision.reason} The climb stops at --max-tier "
+                             f"{ctx.options.max_tier}.")
+            break
+        started = time.perf_counter()
+        result = run_tier(ctx)
+        timings[name] = round(time.perf_counter() - started, 4)
+        result.elapsed_s = result.elapsed_s or timings[name]
+        ctx.evidence.append(result)
+        decision = decide(ctx)
+        tried.append(_tried(result, decision))
+        if decision.stop:
+            break
+    return _diagnosis(ctx, decision, tried, timings)
+
+
+def _tried(result: TierResult, decision: Decision) -> str:
+    head = f"tier {result.tier} {result.name}"
+    if result.skipped:
+        return f"{head}: skipped ({result.skip_reason})"
+    found = ", ".join(dict.fromkeys(f.card_id or f.evidence.get("symptom") or f.kind
+                                    for f in result.findings)) or "nothing"
+    return f"{head}: found {found}; {decision.reason}"
+
+
+def _diagnosis(ctx: Context, decision: Decision, tried: list[str],
+               timings: dict[str, float]) -> Diagnosis:
+    concluded = decision.conclusion is not None
+    reason = decision.reason if decision.stop else f"No tier concluded. {decision.reason}"
+    return Diagnosis(
+        target=ctx.target.name, target_kind=ctx.target.kind, backend=ctx.backend,
+        kernel_path=str(ctx.target.kernel), tiers=list(ctx.evidence),
+        verdict="concluded" if concluded else "inconclusive", reason=reason,
+        concluded_tier=ctx.evidence[-1].tier if concluded else None,
+        conclusion=decision.conclusion, tried=tried, escalations=list(ctx.escalations),
+        timings=timings, versions=_versions(ctx),
+        created=datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+def _versions(ctx: Context) -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for package in ("passwise", "triton", "chromadb"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            continue
+    return versions | ctx.versions
+
+
+# ---------------------------------------------------------------- runner JSON for tier 2
+
+def load_runner_json(path: Path) -> tuple[dict | None, dict | None]:
+    """(bench, profile) answers of the runner from one file: either one, both, or a list."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DiagnosisError(f"Cannot read runner JSON {path} ({type(exc).__name__}); pass the "
+                             "output of `python -m diagnose.runner bench` or `profile`.") from None
+    if isinstance(data, dict):
+        parts = [data.get("bench"), data.get("profile"), data]
+    else:
+        parts = data if isinstance(data, list) else []
+    bench = next((p for p in parts if isinstance(p, dict) and "points" in p), None)
+    profile = next((p for p in parts if isinstance(p, dict) and "counters" in p), None)
+    if bench is None and profile is None:
+        raise DiagnosisError(f"{path} is neither a runner bench answer (no 'points') nor a "
+                             "profile answer (no 'counters'); see docs/runner.md.")
+    return bench, profile
