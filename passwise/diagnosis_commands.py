@@ -1,0 +1,80 @@
+"""`passwise diagnose` and `passwise escalate`: flags and Settings in, the ladder's report out."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from diagnose.ladder import Context, Options, diagnose, make_context
+from diagnose.report import Diagnosis, render_text
+from diagnose.runner.errors import RunnerError
+from diagnose.target import DiagnosisError, resolve_target
+from diagnose.triage import TriageError
+from kb.errors import KBError
+from passwise.settings import Settings
+
+
+def cmd_diagnose(args: argparse.Namespace, s: Settings) -> int:
+    """Climb the ladder for TASK|FILE, print the report (or JSON) and keep the JSON."""
+    try:
+        ctx = _context(args, s)
+        diagnosis = diagnose(ctx)
+    except (DiagnosisError, TriageError, RunnerError) as exc:
+        raise KBError(str(exc)) from None  # cli.main prints it as one sentence
+    saved = _save(diagnosis, args.out, s.home)
+    if s.json:
+        print(diagnosis.to_json())
+    else:
+        print(render_text(diagnosis, _card_hint(ctx, diagnosis)), end="")
+        print("\nSaved: " + ", ".join(str(p) for p in saved))
+    return 0
+
+
+def _context(args: argparse.Namespace, s: Settings) -> Context:
+    target = resolve_target(args.target, args.candidate)
+    options = Options(max_tier=args.max_tier,
+                      runner_json=Path(args.runner_json) if args.runner_json else None,
+                      python_cuda=s.python_cuda, python_ascend=s.python_ascend, home=s.home)
+    return make_context(target, args.backend, options, open_kb=lambda: _open_kb(s))
+
+
+def _open_kb(s: Settings):
+    from passwise.commands import open_settings_kb  # chromadb and the embedder load only here
+
+    return open_settings_kb(s)
+
+
+def _card_hint(ctx: Context, diagnosis: Diagnosis) -> tuple[str, str] | None:
+    """Before/after code of the pattern card the conclusion names, when there is one."""
+    card = ctx.cards.get(diagnosis.conclusion.card_id) if diagnosis.conclusion else None
+    return (card.before, card.after) if card else None
+
+
+def _save(diagnosis: Diagnosis, out: str | None, home: Path) -> list[Path]:
+    """Write the JSON to --out and to $PASSWISE_HOME/diagnoses/<target>-<timestamp>.json."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", diagnosis.target) or "kernel"
+    paths = [home / "diagnoses" / f"{name}-{stamp}.json"]
+    if out:
+        paths.insert(0, Path(out).expanduser())
+    text = diagnosis.to_json()
+    for path in paths:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise KBError(f"Cannot write the diagnosis to {path} ({exc.strerror or exc}); "
+                          "choose a writable --out or PASSWISE_HOME.") from None
+    return paths
+
+
+def cmd_escalate(args: argparse.Namespace, s: Settings) -> int:
+    """Tier 4 on its own: a thin call into diagnose.escalate."""
+    try:
+        from diagnose import escalate
+    except ImportError:
+        raise KBError("Tier 4 is not installed (diagnose.escalate is missing); update the "
+                      "passwise checkout.") from None
+    return escalate.cmd_escalate(args, s)
