@@ -1,0 +1,168 @@
+"""Knowledge-base benchmark on the real repositories (issue: index time, refresh, latency, recall).
+
+Usage: python bench/kb/run_bench.py --triton-ascend MIRROR --ascendnpu-ir MIRROR [--home DIR]
+Writes results/kb-bench.json and prints a table. Steps:
+1. full index of triton-ascend (at an older commit) + AscendNPU-IR (HEAD): time, chunks/s, peak RSS;
+2. refresh triton-ascend to HEAD (a ~50-file upgrade between two real commits): time;
+3. retrieval quality on bench/kb/questions.toml: Recall@1/5/10 and MRR, dense / lexical / hybrid;
+4. query latency p50/p95 with the collection grown past 100k chunks (copies of the real chunks
+   under other source names, as several compiler versions side by side would be).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import statistics
+import sys
+import time
+import tomllib
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from indexer.index import Progress, index_sources, refresh  # noqa: E402
+from indexer.manifest import load_corpus  # noqa: E402
+from kb.search import Filters, KnowledgeBase, open_kb  # noqa: E402
+
+OLD_TRITON_ASCEND = "e84ca3861a6da3c515bf4dbaeafc501fd3790b44"  # ~50 indexed files from HEAD
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def full_index(kb: KnowledgeBase, mirrors: dict[str, str]) -> dict:
+    ta = load_corpus("triton-ascend").sources[0]
+    ta.ref = OLD_TRITON_ASCEND
+    air = load_corpus("ascendnpu-ir").sources[0]
+    t0 = time.perf_counter()
+    rep = index_sources(kb, [ta, air], corpus_name="bench", mirrors=mirrors, progress=Progress(False))
+    secs = time.perf_counter() - t0
+    chunks = sum(s.chunks_written for s in rep.sources)
+    return {"seconds": round(secs, 1), "chunks": chunks, "chunks_per_s": round(chunks / secs, 1),
+            "files": sum(s.files_indexed for s in rep.sources),
+            "fallback_files": sum(s.fallback_files for s in rep.sources),
+            "peak_rss_mb": round(peak_rss_mb(), 0),
+            "sources": [s.__dict__ for s in rep.sources]}
+
+
+def refresh_step(kb: KnowledgeBase, mirrors: dict[str, str]) -> dict:
+    st = kb.store.get_state("source:triton-ascend")
+    st["spec"]["ref"] = "HEAD"
+    kb.store.put_state("source:triton-ascend", st)
+    t0 = time.perf_counter()
+    rep = refresh(kb, mirrors=mirrors, progress=Progress(False))
+    secs = time.perf_counter() - t0
+    ta = next(s for s in rep.sources if s.name == "triton-ascend")
+    return {"seconds": round(secs, 1), "from": OLD_TRITON_ASCEND, "to": ta.version,
+            "files_reindexed": ta.files_indexed, "files_removed": ta.files_removed,
+            "chunks_written": ta.chunks_written, "chunks_deleted": ta.chunks_deleted}
+
+
+def _hit(chunk, truths: list[dict]) -> bool:
+    return any(chunk.source == t["repo"] and chunk.path == t["path"]
+               and chunk.start_line <= t["end_line"] and chunk.end_line >= t["start_line"]
+               for t in truths)
+
+
+def quality(kb: KnowledgeBase, questions: list[dict], backend_filter: bool) -> dict:
+    out = {}
+    for mode in ("dense", "lexical", "hybrid"):
+        ranks = []
+        for q in questions:
+            flt = Filters(backend=q["backend"]) if backend_filter else None
+            hits = kb.search(q["question"], k=10, filters=flt, mode=mode)
+            rank = next((i + 1 for i, h in enumerate(hits) if _hit(h.chunk, q["truth"])), None)
+            ranks.append(rank)
+        n = len(ranks)
+        out[mode] = {f"recall@{k}": round(sum(1 for r in ranks if r and r <= k) / n, 3)
+                     for k in (1, 5, 10)}
+        out[mode]["mrr"] = round(sum(1 / r for r in ranks if r) / n, 3)
+        out[mode]["misses@10"] = [q["id"] for q, r in zip(questions, ranks, strict=True) if not r]
+    return out
+
+
+def grow_to(kb: KnowledgeBase, target: int) -> int:
+    """Copy real chunks (with their vectors) under other source names until `target` chunks."""
+    store = kb.store
+    base = store.chunks.get(include=["embeddings", "documents", "metadatas"])
+    n_base = len(base["ids"])
+    copy = 0
+    while store.count() < target:
+        copy += 1
+        kb.store.bump_generation()
+        for lo in range(0, n_base, store.max_batch):
+            hi = min(n_base, lo + store.max_batch)
+            metas = [{**m, "source": f"{m['source']}@copy{copy}",
+                      "compiler_version": f"copy{copy}"} for m in base["metadatas"][lo:hi]]
+            store.chunks.upsert(ids=[f"{i}-c{copy}" for i in base["ids"][lo:hi]],
+                                embeddings=base["embeddings"][lo:hi],
+                                documents=base["documents"][lo:hi], metadatas=metas)
+    return store.count()
+
+
+def latency(kb: KnowledgeBase, questions: list[dict], reps: int = 3) -> dict:
+    kb.lexical()  # build once; queries then run against the cached index
+    kb.search("warm up the caches", k=10)
+    times = []
+    for _ in range(reps):
+        for q in questions:
+            t0 = time.perf_counter()
+            kb.search(q["question"], k=10)
+            times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    return {"queries": len(times), "p50_ms": round(statistics.median(times), 1),
+            "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
+            "max_ms": round(times[-1], 1)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--triton-ascend", required=True, help="local clone or bare mirror")
+    ap.add_argument("--ascendnpu-ir", required=True, help="local clone or bare mirror")
+    ap.add_argument("--home", default="/tmp/passwise-kb-bench")
+    ap.add_argument("--out", default=str(ROOT / "results" / "kb-bench.json"))
+    ap.add_argument("--grow-to", type=int, default=100_000)
+    args = ap.parse_args()
+    mirrors = {"https://github.com/triton-lang/triton-ascend": args.triton_ascend,
+               "https://github.com/Ascend/AscendNPU-IR": args.ascendnpu_ir}
+    home = Path(args.home)
+    if home.exists():
+        import shutil
+        shutil.rmtree(home)
+    kb = open_kb(home, corpus_set="bench")
+    questions = tomllib.loads((ROOT / "bench/kb/questions.toml").read_text())["q"]
+    res: dict = {"date": date.today().isoformat(), "machine": {
+        "cpu_count": __import__("os").cpu_count(), "platform": platform.platform(),
+        "python": platform.python_version(), "processor": platform.processor()}}
+    import chromadb
+    import sentence_transformers
+    import torch
+    res["software"] = {"chromadb": chromadb.__version__, "torch": torch.__version__,
+                       "sentence_transformers": sentence_transformers.__version__,
+                       "embedding_model": kb.embedder.model_name,
+                       "max_tokens": kb.embedder.max_tokens}
+    res["full_index"] = full_index(kb, mirrors)
+    print(json.dumps(res["full_index"], default=str)[:400], flush=True)
+    res["refresh"] = refresh_step(kb, mirrors)
+    print(res["refresh"], flush=True)
+    res["quality"] = quality(kb, questions, backend_filter=False)
+    res["quality_backend_filter"] = quality(kb, questions, backend_filter=True)
+    print(json.dumps({k: {m: {x: y for x, y in v.items() if x != "misses@10"} for m, v in
+                          res[k].items()} for k in ("quality", "quality_backend_filter")}), flush=True)
+    res["chunks_before_growth"] = kb.store.count()
+    res["chunks_for_latency"] = grow_to(kb, args.grow_to)
+    res["latency_hybrid"] = latency(kb, questions)
+    print(res["latency_hybrid"], flush=True)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(res, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
