@@ -1,0 +1,179 @@
+"""Rank retrieved passages so the one holding the deciding branch comes first.
+
+On top of the hybrid rank, each passage is scanned line by line for a legality condition or
+profitability check (an early return, a guard, a comparison or clamp, a can/is/should
+predicate). A line counts fully only when it mentions one of the symptom's focus terms
+(contiguity, numStages, capability ...); comments and logging never count. The score is
+
+    score = retrieval + condition + provenance
+
+retrieval: the fused reciprocal-rank score of the searches that found it, scaled to (0, 1];
+condition: the weight of its best deciding line (0 when none, up to ~2.2);
+provenance: 0.5 for the pass's own definition or implementation, 0.3 for an analysis it
+consults or the pipeline file that adds it, 0 for an unfiltered search.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from kb.chunk import Chunk
+
+PROVENANCE_BONUS = {"pass": 0.5, "impl": 0.5, "analysis": 0.3, "pipeline": 0.3, "open": 0.0}
+FOCUS_BONUS = 1.0
+UNFOCUSED_FACTOR = 0.4  # a branch on something else: probably not the one that decided
+MULTI_KIND_BONUS = 0.2
+
+# What makes a line (or an `if` with its one-line body) a deciding branch, and how much.
+KINDS: tuple[tuple[str, re.Pattern[str], float], ...] = (
+    ("early-return", re.compile(
+        r"\breturn\s+(?:failure\(\)|false\b|std::nullopt\b|nullptr\b|None\b|-?[01]\s*;|\{\s*\}\s*;)"
+        r"|\breturn\s*;|\bcontinue\s*;|signalPassFailure\(\)"), 1.0),
+    ("guard", re.compile(r"\bif\s*\(|^\s*(?:el)?if\s+.*:\s*$|\bwhile\s*\("), 0.8),
+    ("comparison", re.compile(r"\s(?:<=|>=|==|!=|<|>)\s|\bnot in\b"), 0.8),
+    ("clamp", re.compile(r"\bstd::(?:min|max)\b|\b(?:min|max|gcd)\s*[<(]"), 0.8),
+    ("predicate", re.compile(r"\b(?:can|is|should|has|supports?|allow)[A-Z_]\w*\s*\("), 0.6),
+)
+_COMMENT = re.compile(r"^\s*(?://|#|\*|/\*)")
+_LOGGING = re.compile(r"\b(?:LDBG|LLVM_DEBUG|DBGS|dbgs|errs|outs|printf|print|logger|logging|"
+                      r"emitRemark|emitWarning)\b")
+_CODE_LANGUAGES = ("cpp", "c", "python", "")
+_CODE_KINDS = ("function", "method", "class", "module", "pipeline", "text")
+
+
+@dataclass
+class DecidingLine:
+    """The branch that decided the outcome, as found in a passage."""
+
+    line: int  # 1-based line in the file
+    text: str
+    kinds: list[str]
+    term: str  # the focus term it mentions, '' when none
+    weight: float
+
+
+@dataclass
+class Passage:
+    """A retrieved chunk, with where it lives, how it ranked and why."""
+
+    id: str
+    path: str
+    repo: str
+    repo_url: str
+    commit: str
+    start_line: int
+    end_line: int
+    symbol: str
+    kind: str
+    backend: str
+    permalink: str
+    compiler_version: str
+    provenance: str
+    found_by: list[str]
+    retrieval: float
+    condition: float
+    score: float
+    why: str
+    deciding: DecidingLine | None = None
+    text: str = field(default="", repr=False)
+
+    @property
+    def cite(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    # Short terms ("vec", "rem", "32") must stand alone as a word part: "rem" is not "remove".
+    if len(term) < 4:
+        return re.compile(rf"(?<![A-Za-z0-9])(?:{re.escape(term)}|{re.escape(term.capitalize())})"
+                          r"(?![a-z0-9])")
+    return re.compile(re.escape(term), re.IGNORECASE)
+
+
+def focus_term(text: str, focus: list[str]) -> str:
+    """The first focus term a piece of code mentions, or ''."""
+    return next((t for t in focus if _term_pattern(t).search(text)), "")
+
+
+def _statements(body: list[str]) -> list[tuple[int, str]]:
+    """(offset, text) per line; an `if (...)` without a body on its line takes the next line."""
+    out = []
+    for i, line in enumerate(body):
+        text = line
+        stripped = line.rstrip()
+        if re.search(r"\bif\s*\(", line) and not stripped.endswith((";", "{", "}")):
+            nxt = next((b for b in body[i + 1 : i + 3] if b.strip()), "")
+            text = f"{line.strip()} {nxt.strip()}"
+        out.append((i, text))
+    return out
+
+
+def deciding_lines(chunk: Chunk, focus: list[str]) -> list[DecidingLine]:
+    """Every deciding branch of a code passage, best first; none for docs, .td and tests."""
+    if chunk.language not in _CODE_LANGUAGES or chunk.kind not in _CODE_KINDS:
+        return []
+    body = chunk.text.split("\n")[1:]  # line 0 is the chunk header
+    found = []
+    for offset, text in _statements(body):
+        if _COMMENT.match(text) or _LOGGING.search(text):
+            continue
+        code = text.split("//", 1)[0]
+        kinds = [name for name, rx, _ in KINDS if rx.search(code)]
+        if not kinds:
+            continue
+        weight = max(w for name, _, w in KINDS if name in kinds)
+        weight += MULTI_KIND_BONUS if len(kinds) > 1 else 0.0
+        term = focus_term(code, focus)
+        weight = weight + FOCUS_BONUS if term else weight * UNFOCUSED_FACTOR
+        found.append(DecidingLine(chunk.start_line + offset, body[offset].strip()[:240],
+                                  kinds, term, round(weight, 3)))
+    return sorted(found, key=lambda d: (-d.weight, d.line))
+
+
+@dataclass
+class Candidate:
+    """A chunk as the searches found it, before scoring."""
+
+    id: str
+    chunk: Chunk
+    fused: float = 0.0
+    provenance: str = "open"
+    found_by: list[str] = field(default_factory=list)
+
+    def add(self, search: str, provenance: str, weight: float, score: float) -> None:
+        self.fused += weight * score
+        self.found_by.append(search)
+        if PROVENANCE_BONUS[provenance] > PROVENANCE_BONUS[self.provenance]:
+            self.provenance = provenance
+
+
+def _why(p_kind: str, d: DecidingLine | None, provenance: str) -> str:
+    if d is None:
+        return f"no deciding branch in this {p_kind}; found by the {provenance} search"
+    on = f"on '{d.term}'" if d.term else "on none of the symptom's terms"
+    return f"line {d.line}: {'/'.join(d.kinds)} {on}: {d.text}"
+
+
+def rank(candidates: list[Candidate], focus: list[str]) -> list[Passage]:
+    """Score candidates (see the module docstring) and sort best first."""
+    top = max((c.fused for c in candidates), default=0.0) or 1.0
+    out = []
+    for c in candidates:
+        lines = deciding_lines(c.chunk, focus)
+        best = lines[0] if lines else None
+        condition = best.weight if best else 0.0
+        retrieval = c.fused / top
+        ch = c.chunk
+        out.append(Passage(
+            id=c.id, path=ch.path, repo=ch.source, repo_url=ch.repo_url, commit=ch.commit,
+            start_line=ch.start_line, end_line=ch.end_line, symbol=ch.symbol, kind=ch.kind,
+            backend=ch.backend, permalink=ch.permalink, compiler_version=ch.compiler_version,
+            provenance=c.provenance, found_by=c.found_by, retrieval=round(retrieval, 4),
+            condition=condition,
+            score=round(retrieval + condition + PROVENANCE_BONUS[c.provenance], 4),
+            why=_why(ch.kind, best, c.provenance), deciding=best, text=ch.text))
+    return sorted(out, key=lambda p: (-p.score, p.path, p.start_line))

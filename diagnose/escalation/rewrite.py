@@ -1,0 +1,114 @@
+"""From the deciding condition to a source-level rewrite family (the families of the pattern
+cards), and the chain symptom -> pass -> condition -> rewrite with the evidence of each link."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from diagnose.triage import PatternCard, load_cards
+from kb.passes import PassRecord
+
+from .ranking import Passage
+from .symptoms import SymptomRoute
+
+
+@dataclass
+class Rewrite:
+    """The rewrite family the condition calls for, and the card that describes it."""
+
+    family: str
+    hint: str = ""
+    basis: str = ""  # "condition" (a rule matched the deciding line) | "table" | "none"
+    matched_term: str = ""
+    card_id: str = ""
+    card_path: str = ""
+    card_rewrite: str = ""
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ChainLink:
+    """One link of symptom -> pass -> condition -> rewrite, with what backs it."""
+
+    step: str  # symptom | pass | condition | rewrite
+    claim: str
+    evidence: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def deciding_passage(passages: list[Passage]) -> Passage | None:
+    """The best passage whose deciding line reads one of the symptom's terms."""
+    return next((p for p in passages if p.deciding and p.deciding.term), None)
+
+
+def _card_for(family: str, backend: str, pass_arg: str,
+              cards: list[PatternCard] | None) -> PatternCard | None:
+    pool = [c for c in (cards if cards is not None else load_cards(backend))
+            if c.rewrite_family == family and c.applies_to(backend)]
+    return next((c for c in pool if pass_arg in c.passes), pool[0] if pool else None)
+
+
+def choose_rewrite(route: SymptomRoute, passage: Passage | None, backend: str, pass_arg: str,
+                   cards: list[PatternCard] | None = None) -> Rewrite:
+    """The first rule whose terms the deciding line mentions; else the table's family."""
+    rw = Rewrite(route.family, basis="table" if route.family else "none")
+    if passage is not None and passage.deciding is not None:
+        for rule in route.rewrites:
+            term = rule.matches(passage.deciding.text)
+            if term:
+                rw = Rewrite(rule.family, rule.hint, "condition", term)
+                break
+    if not rw.hint:
+        rw.hint = next((r.hint for r in route.rewrites if r.family == rw.family), "")
+    card = _card_for(rw.family, backend, pass_arg, cards) if rw.family else None
+    if card is not None:
+        rw.card_id, rw.card_rewrite = card.id, card.rewrite
+        rw.card_path = f"corpora/patterns/{card.source.name}" if card.source else ""
+    return rw
+
+
+def _pass_evidence(record: PassRecord) -> list[str]:
+    ev = []
+    if record.td_path:
+        lines = "-".join(str(n) for n in record.td_lines)
+        ev.append(f"registry: def {record.def_name} in {record.td_path}:{lines} "
+                  f"(link {record.link_quality})")
+    ev += [f"implemented in {a.path}:{a.start_line}-{a.end_line} {a.symbol}"
+           for a in record.impl_anchors[:3] if a.kind != "binding"]
+    ev += [f"pipeline {p.backend}/{p.stage} #{p.index}" + (f" if {p.condition}" if p.condition else "")
+           for p in record.pipeline_positions[:2]]
+    return ev
+
+
+def build_chain(symptom: str, route: SymptomRoute, route_source: str, record: PassRecord | None,
+                passage: Passage | None, rewrite: Rewrite) -> list[ChainLink]:
+    """The four links, each with the evidence that backs it ('' claims are left out)."""
+    chain = [ChainLink("symptom", f"{route.id}: {symptom}" if route.id != symptom else symptom,
+                       [f"symptom table row '{route.id}' (matched by {route_source})",
+                        *([route.note] if route.note else [])])]
+    if record is not None:
+        chain.append(ChainLink("pass", f"{record.argument} ({record.def_name or 'no TableGen def'}) "
+                               "is the pass responsible", _pass_evidence(record)))
+    else:
+        chain.append(ChainLink("pass", f"no record in the pass registry for "
+                               f"{', '.join(route.passes) or 'this symptom'}", []))
+    if passage is not None and passage.deciding is not None:
+        d = passage.deciding
+        chain.append(ChainLink("condition", f"{passage.path}:{d.line} decides: {d.text}", [
+            f"passage {passage.cite} {passage.symbol}".strip(),
+            f"{'/'.join(d.kinds)} reading '{d.term}'",
+            *([passage.permalink] if passage.permalink else [])]))
+    else:
+        chain.append(ChainLink("condition", "no retrieved passage holds a deciding branch on "
+                               "the symptom's terms", []))
+    if rewrite.family:
+        ev = [f"card {rewrite.card_id} ({rewrite.card_path})" if rewrite.card_id
+              else "no pattern card has this family"]
+        ev.append(f"the deciding line mentions '{rewrite.matched_term}'"
+                  if rewrite.basis == "condition" else "the symptom table's default family")
+        chain.append(ChainLink("rewrite", f"{rewrite.family}: {rewrite.hint}".rstrip(": "), ev))
+    return chain
