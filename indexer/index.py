@@ -71,6 +71,32 @@ class Progress:
         return tqdm(total=total, desc=desc, unit=unit, disable=self.quiet, file=sys.stderr,
                     dynamic_ncols=True, leave=False)
 
+    def git(self, name: str):
+        """A gitpython progress handler drawing clone/fetch stages as a bar."""
+        import git
+
+        outer = self
+
+        class GitBar(git.RemoteProgress):
+            bar = None
+
+            def update(self, op_code, cur_count, max_count=None, message=""):
+                if outer.quiet:
+                    return
+                if op_code & self.BEGIN or self.bar is None:
+                    if self.bar is not None:
+                        self.bar.close()
+                    stage = self._cur_line.split(":")[0].strip() if self._cur_line else "git"
+                    self.bar = outer.bar(int(max_count or 0), f"{name}: {stage}", "obj")
+                self.bar.total = int(max_count or 0)
+                self.bar.n = int(cur_count)
+                self.bar.refresh()
+                if op_code & self.END:
+                    self.bar.close()
+                    self.bar = None
+
+        return GitBar()
+
 
 def state_key(source_name: str) -> str:
     return f"source:{source_name}"
@@ -104,7 +130,7 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
     rep = SourceReport(spec.name)
     t0 = time.perf_counter()
     try:
-        snap = snapshot(spec, kb.home, mirrors, progress.log)
+        snap = snapshot(spec, kb.home, mirrors, progress.log, progress.git(spec.name))
     except SourceUnavailable as e:
         rep.status, rep.reason = "skipped", str(e)
         progress.log(f"skipped source {spec.name}: {e}")

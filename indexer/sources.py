@@ -19,7 +19,6 @@ from indexer.manifest import SourceSpec
 from kb.errors import KBError
 
 MIRRORS_ENV = "PASSWISE_MIRRORS"
-GIT_TIMEOUT_S = 900
 
 
 @dataclass
@@ -76,9 +75,10 @@ def cache_dir(home: Path, url: str) -> Path:
 
 
 def snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
-             log: Callable[[str], None] = lambda s: None) -> Snapshot:
+             log: Callable[[str], None] = lambda s: None, git_progress=None) -> Snapshot:
+    """`git_progress` is a gitpython RemoteProgress (the indexer passes a progress bar)."""
     if spec.type == "git":
-        return _git_snapshot(spec, home, mirrors, log)
+        return _git_snapshot(spec, home, mirrors, log, git_progress)
     if spec.type == "dir":
         return _dir_snapshot(spec, Path(spec.path))
     return _package_snapshot(spec)
@@ -86,7 +86,7 @@ def snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
 
 # -- git -----------------------------------------------------------------------------------
 def _git_snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
-                  log: Callable[[str], None]) -> Snapshot:
+                  log: Callable[[str], None], progress=None) -> Snapshot:
     import git
 
     origin = mirrors.get(_norm_url(spec.url), spec.url)
@@ -99,16 +99,15 @@ def _git_snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
             repo = git.Repo(dest)
             repo.git.remote("set-url", "origin", origin)
             log(f"fetching {spec.name} from {origin}")
-            repo.git.fetch("origin", "+refs/heads/*:refs/heads/*", "--tags", "--prune",
-                           kill_after_timeout=GIT_TIMEOUT_S)
+            repo.remotes.origin.fetch(["+refs/heads/*:refs/heads/*", "--tags", "--prune"],
+                                      progress=progress)
         else:
             log(f"cloning {spec.name} from {origin}")
             dest.parent.mkdir(parents=True, exist_ok=True)
             tmp = dest.with_suffix(".partial")
             if tmp.exists():
                 _rmtree(tmp)
-            git.Git().execute(["git", "clone", "--bare", "--quiet", origin, str(tmp)],
-                              kill_after_timeout=GIT_TIMEOUT_S)
+            git.Repo.clone_from(origin, tmp, bare=True, progress=progress)
             tmp.rename(dest)  # a killed clone never leaves a half cache behind
             repo = git.Repo(dest)
         commit = repo.commit(spec.ref)
