@@ -89,6 +89,10 @@ def _git_snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
                   log: Callable[[str], None], progress=None) -> Snapshot:
     import git
 
+    # Never wait on a credential prompt; give up on a transfer that stalls for a minute.
+    for key, value in (("GIT_TERMINAL_PROMPT", "0"), ("GIT_HTTP_LOW_SPEED_LIMIT", "1000"),
+                       ("GIT_HTTP_LOW_SPEED_TIME", "60")):
+        os.environ.setdefault(key, value)
     origin = mirrors.get(_norm_url(spec.url), spec.url)
     if origin != spec.url and not Path(origin).exists():
         raise SourceUnavailable(f"the mirror {origin} given for {spec.url} does not exist; "
