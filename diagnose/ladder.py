@@ -22,6 +22,7 @@ from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, ca
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target
 from diagnose.tier3 import tier3_result
+from diagnose.tier4 import escalate_symptoms
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
@@ -51,7 +52,8 @@ class Context:
     backend: str
     source: str
     options: Options = field(default_factory=Options)
-    open_kb: Callable[[], Any] | None = None  # lazy: only tier 4 opens the knowledge base
+    # Lazy: only tier 4 opens the knowledge base; returns (KnowledgeBase, PassRegistry).
+    open_kb: Callable[[], tuple[Any, Any]] | None = None
     evidence: list[TierResult] = field(default_factory=list)
     cards: dict[str, PatternCard] = field(default_factory=dict)
     capture: IRCapture | None = None
@@ -68,7 +70,7 @@ class Context:
 
 
 def make_context(target: Target, backend: str = "cuda", options: Options | None = None,
-                 open_kb: Callable[[], Any] | None = None) -> Context:
+                 open_kb: Callable[[], tuple[Any, Any]] | None = None) -> Context:
     """A Context with the target's source read and the backend's pattern cards loaded."""
     cards = {c.id: c for c in load_cards(backend)}
     return Context(target=target, backend=backend, source=target.source(),
@@ -146,11 +148,20 @@ def tier4(ctx: Context) -> TierResult:
     """Escalation to the compiler's own source, over the knowledge base (optional)."""
     if ctx.open_kb is None:
         return skipped(4, "No knowledge base is configured; run `passwise index` to build one.")
-    try:
-        from diagnose import escalate
-    except ImportError:
-        return skipped(4, "Tier 4 (diagnose.escalate) is not installed in this checkout.")
-    return escalate.escalate_tier(ctx)
+    ir = ctx.tier(3)
+    asks = list(dict.fromkeys((f.evidence["symptom"], f.passes[0] if f.passes else "")
+                              for f in (ir.findings if ir else []) if f.kind == "ir-symptom"))
+    if not asks:
+        return skipped(4, "Nothing to ask the compiler source: no IR symptom names a pass.")
+    result, records = escalate_symptoms(ctx.open_kb, asks, ctx.backend, _compiler_version(ctx))
+    ctx.escalations += records
+    return result
+
+
+def _compiler_version(ctx: Context) -> str | None:
+    """The version number of the compiler the kernel was captured with ("triton 3.6.0")."""
+    version = ctx.versions.get("compiler", "")
+    return version.split()[-1] if version else None
 
 
 TIERS: list[tuple[str, Callable[[Context], TierResult]]] = [
@@ -280,28 +291,47 @@ def _confirmed(ctx: Context, hypothesis: Finding, fact: Finding,
                pairs: list[tuple[Finding, Finding]]) -> Conclusion:
     card = ctx.cards.get(hypothesis.card_id)
     effect = f" Expected effect: {card.expected_effect}" if card else ""
-    explanation = (f"{hypothesis.message} Tier {fact.tier} shows it happening: {fact.message}."
-                   f"{effect}")
+    explanation = (f"{_sentence(hypothesis.message)} Tier {fact.tier} shows it happening: "
+                   f"{_sentence(fact.message)}{effect}")
     supporting = [_ref(ctx, hypothesis)] + [_ref(ctx, f) for h, f in pairs if h is hypothesis]
     return Conclusion(rewrite_family=hypothesis.rewrite_family,
                       hotspot=_hotspot(hypothesis, fact), explanation=explanation,
                       card_id=hypothesis.card_id, supporting=supporting,
                       passes=list(dict.fromkeys(fact.passes + hypothesis.passes)),
-                      citations=_citations(fact))
+                      citations=_citations(ctx, fact))
 
 
 def _alone(ctx: Context, tier: TierResult, top: Finding) -> Conclusion:
     card = ctx.cards.get(top.card_id)
     effect = f" Expected effect: {card.expected_effect}" if card else ""
-    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(top, top),
-                      explanation=f"{top.message}{effect}", card_id=top.card_id,
-                      supporting=[_ref(ctx, top)], passes=list(top.passes),
-                      citations=_citations(top))
+    where = _in_kernel(ctx, top)
+    supporting = [_ref(ctx, top)] + ([_ref(ctx, where)] if where is not top else [])
+    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(where, top),
+                      explanation=f"{_sentence(top.message)}{effect}", card_id=top.card_id,
+                      supporting=supporting, passes=list(top.passes),
+                      citations=_citations(ctx, top))
 
 
-def _citations(finding: Finding) -> list[Citation]:
-    """Compiler passages a tier-4 finding cites (stored in its evidence as Citation dicts)."""
-    return [Citation(**c) for c in finding.evidence.get("citations", [])]
+def _sentence(text: str) -> str:
+    return text if text.rstrip().endswith((".", "!", "?")) else text.rstrip() + "."
+
+
+def _in_kernel(ctx: Context, finding: Finding) -> Finding:
+    """The finding that locates `finding` in the kernel: tier 4 points into compiler source,
+    so its kernel location is the IR symptom it was asked about."""
+    ir = ctx.tier(3)
+    if finding.tier != 4 or ir is None or not ir.findings:
+        return finding
+    asked = [f for f in ir.findings if set(f.passes) & set(finding.passes)]
+    return (asked or ir.findings)[0]
+
+
+def _citations(ctx: Context, finding: Finding) -> list[Citation]:
+    """The compiler passages behind a tier-4 finding: those of the escalation that asked it."""
+    if finding.tier != 4:
+        return []
+    question = finding.evidence.get("question")
+    return next((list(e.passages) for e in ctx.escalations if e.question == question), [])
 
 
 # ---------------------------------------------------------------- the climb

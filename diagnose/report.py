@@ -47,11 +47,19 @@ class Citation:
 
 @dataclass
 class Escalation:
-    """One tier-4 question to the knowledge base and what its passages concluded."""
+    """One tier-4 question to the knowledge base and what its passages concluded.
 
+    `filters` lists the searches run (query, metadata filters, provenance); `verdict` is
+    tier 4's own: answered | no-condition | no-passage.
+    """
+
+    symptom: str
+    pass_arg: str
     question: str
-    filters: dict[str, Any] = field(default_factory=dict)
+    filters: list[dict[str, Any]] = field(default_factory=list)
     passages: list[Citation] = field(default_factory=list)
+    verdict: str = ""
+    rewrite_family: str = ""
     conclusion: str = ""
 
 
@@ -113,9 +121,9 @@ class Diagnosis:
 
 
 def _escalation(data: dict[str, Any]) -> Escalation:
-    return Escalation(data["question"], data.get("filters", {}),
-                      [Citation(**p) for p in data.get("passages", [])],
-                      data.get("conclusion", ""))
+    fields = dict(data)
+    fields["passages"] = [Citation(**p) for p in data.get("passages", [])]
+    return Escalation(**fields)
 
 
 def _conclusion(data: dict[str, Any]) -> Conclusion:
@@ -169,9 +177,10 @@ def _tier_lines(tier: TierResult, concluded: int | None) -> list[str]:
 
 def _where(f: Finding) -> str:
     loc = f.location or {}
+    name = loc.get("function") or loc.get("path") or "?"
     if loc.get("line"):
-        return f" at {loc.get('function') or '?'}:{loc['line']}"
-    return f" in {loc['function']}" if loc.get("function") else ""
+        return f" at {name}:{loc['line']}"
+    return f" in {name}" if name != "?" else ""
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -202,7 +211,7 @@ def _indent(code: str) -> list[str]:
 
 
 def _escalation_lines(esc: Escalation) -> list[str]:
-    lines = ["", f"Asked the compiler source: {esc.question}"]
+    lines = ["", f"Asked the compiler source ({esc.verdict or 'no answer'}): {esc.question}"]
     lines += [f"  {p.path}:{p.start_line}-{p.end_line}" + (f" ({p.symbol})" if p.symbol else "")
               for p in esc.passages]
     if esc.conclusion:

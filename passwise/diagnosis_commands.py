@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,10 +41,12 @@ def _context(args: argparse.Namespace, s: Settings) -> Context:
     return make_context(target, args.backend, options, open_kb=lambda: _open_kb(s))
 
 
-def _open_kb(s: Settings):
-    from passwise.commands import open_settings_kb  # chromadb and the embedder load only here
+def _open_kb(s: Settings) -> tuple:
+    """(KnowledgeBase, PassRegistry) for tier 4; chromadb and the embedder load only here."""
+    from passwise.commands import load_registry, open_settings_kb
 
-    return open_settings_kb(s)
+    kb = open_settings_kb(s)
+    return kb, load_registry(kb)
 
 
 def _card_hint(ctx: Context, diagnosis: Diagnosis) -> tuple[str, str] | None:
@@ -71,10 +74,16 @@ def _save(diagnosis: Diagnosis, out: str | None, home: Path) -> list[Path]:
 
 
 def cmd_escalate(args: argparse.Namespace, s: Settings) -> int:
-    """Tier 4 on its own: a thin call into diagnose.escalate."""
-    try:
-        from diagnose import escalate
-    except ImportError:
-        raise KBError("Tier 4 is not installed (diagnose.escalate is missing); update the "
-                      "passwise checkout.") from None
-    return escalate.cmd_escalate(args, s)
+    """Tier 4 on its own: a thin call into diagnose.escalate (its errors are KBErrors)."""
+    from diagnose import escalate
+    from passwise.commands import load_registry, open_settings_kb
+
+    llm = escalate.LLMConfig.from_settings(s) if args.llm else None
+    if args.llm and llm is None:
+        raise KBError("--llm needs an endpoint: set PASSWISE_LLM_BASE_URL and "
+                      "PASSWISE_LLM_MODEL.")
+    kb = open_settings_kb(s)
+    answer = escalate.escalate(kb, load_registry(kb), symptom=args.symptom,
+                               pass_name=args.pass_, backend=args.backend, k=args.k, llm=llm)
+    print(json.dumps(answer.to_json(), indent=2) if s.json else escalate.render_text(answer))
+    return 0

@@ -94,6 +94,23 @@ def run(x, y):
     return out
 '''
 
+# An element offset of 3 cannot be proven 16-byte aligned: scalar loads, and no tier-1 detector
+# hypothesises anything about a plain runtime offset.
+SHIFTED_COPY = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def shifted_copy(x_ptr, out_ptr, n, start, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + start + offs, mask=m), mask=m)
+
+def run(x, y):
+    out = torch.empty_like(x)
+    shifted_copy[(triton.cdiv(x.numel() - 3, 1024),)](x, out, x.numel() - 3, 3, BLOCK=1024)
+    return out
+'''
+
 # Valid Python, invalid Triton: tl.arange needs compile-time bounds.
 NOT_TRITON = '''
 import torch, triton, triton.language as tl
@@ -161,6 +178,7 @@ def tasks(tmp_path_factory) -> Path:
     make_task(root, "divmod", TASK_1D, DIVMOD_GATHER)
     make_task(root, "not_triton", TASK_1D, NOT_TRITON)
     make_task(root, "two_launches", TASK_1D, TWO_LAUNCHES)
+    make_task(root, "shifted", TASK_1D, SHIFTED_COPY)
     return root
 
 
@@ -222,6 +240,26 @@ def test_ir_symptom_no_hypothesis_explains_climbs_to_tier4_and_says_what_was_tri
     assert len(d.tried) == 4
     assert "convert-layout-survives" in d.tried[2] and "no tier-1 hypothesis" in d.tried[2]
     assert d.tried[3].startswith("tier 4 compiler-source escalation: skipped")
+
+
+@pytest.mark.slow
+def test_tier4_over_an_indexed_compiler_concludes_with_cited_passages(tasks, tmp_path, embedder):
+    from tests.escalate_fixtures.repo import index_fixture
+
+    compiler = index_fixture(tmp_path, embedder)
+    ctx = make_context(resolve_target(str(tasks / "shifted")), "cuda", Options(),
+                       open_kb=lambda: (compiler.kb, compiler.registry))
+    d = diagnose(ctx)
+    assert [f.card_id for f in d.tier(1).findings] == ["common-no-autotune"]
+    assert d.verdict == "concluded" and d.concluded_tier == 4
+    assert d.conclusion.rewrite_family == "add-divisibility-hints"
+    assert d.conclusion.hotspot.kernel == "shifted_copy"  # the kernel, not the compiler file
+    cited = {c.path for c in d.conclusion.citations}
+    assert "lib/Dialect/TritonGPU/Transforms/Coalesce.cpp" in cited
+    [esc] = d.escalations
+    assert esc.symptom == "scalar-global-loads" and esc.pass_arg == "tritongpu-coalesce"
+    assert esc.verdict == "answered" and esc.filters
+    assert {ref.tier for ref in d.conclusion.supporting} == {3, 4}
 
 
 # ---------------------------------------------------------------- inconclusive
