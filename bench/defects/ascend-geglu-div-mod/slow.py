@@ -1,0 +1,24 @@
+"""GeGLU over the flattened [M, N] output: each element decodes its row and column with // and %."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def geglu_kernel(x_ptr, out_ptr, total, N, stride_x, stride_out, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < total
+    row = offs // N  # an integer division and a remainder per element
+    col = offs % N
+    g = tl.load(x_ptr + row * stride_x + col, mask=mask, other=0.0).to(tl.float32)
+    u = tl.load(x_ptr + row * stride_x + N + col, mask=mask, other=0.0).to(tl.float32)
+    act = 0.5 * g * (1.0 + (2.0 * tl.sigmoid(2.0 * 0.7978845608028654 * (g + 0.044715 * g * g * g)) - 1.0))
+    tl.store(out_ptr + row * stride_out + col, (act * u).to(out_ptr.dtype.element_ty), mask=mask)
+
+
+def run(x: torch.Tensor) -> torch.Tensor:
+    M, N = x.shape[0], x.shape[1] // 2
+    out = torch.empty((M, N), dtype=x.dtype, device=x.device)
+    total = M * N
+    geglu_kernel[(triton.cdiv(total, 1024),)](x, out, total, N, x.stride(0), out.stride(0), BLOCK=1024)
+    return out
