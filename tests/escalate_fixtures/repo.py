@@ -15,7 +15,7 @@ from kb.passes import PassRegistry
 from kb.search import KnowledgeBase
 from kb.store import Store
 
-FIXTURES = Path(__file__).resolve().parent / "escalate_fixtures"
+FIXTURES = Path(__file__).resolve().parent
 URL = "https://example.invalid/org/escalate-compiler"
 VERSION = "3.6.0"
 

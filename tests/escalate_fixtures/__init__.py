@@ -1,0 +1,1 @@
+"""Fixture compiler sources for tests/test_escalate.py and the helper that indexes them."""

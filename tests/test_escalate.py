@@ -1,0 +1,382 @@
+"""Tier 4, compiler-source escalation, end to end over a real indexed fixture compiler: symptom
+-> pass mapping, deciding-branch ranking against decoys, the evidence chain, citation checks
+against a real local OpenAI-style HTTP server, and the bad-input sentences."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import subprocess
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from diagnose.escalate import (
+    Escalation,
+    LLMConfig,
+    escalate,
+    escalation_to_tier_result,
+    render_text,
+)
+from diagnose.escalation.question import EscalationError, UnknownPassError, build_question
+from diagnose.escalation.ranking import deciding_lines
+from diagnose.escalation.symptoms import load_routes
+from diagnose.evidence import TierResult
+from diagnose.triage import load_cards
+from kb.chunk import Chunk
+from kb.errors import KBError
+from kb.search import KnowledgeBase
+from kb.store import Store
+from tests.escalate_fixtures.repo import VERSION, index_fixture, line_of
+
+COALESCE = "lib/Dialect/TritonGPU/Transforms/Coalesce.cpp"
+AXIS_INFO = "lib/Analysis/AxisInfo.cpp"
+MIRROR = Path("/work/.mirror/triton-lang+triton-ascend/repo")
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory, embedder):
+    """The fixture compiler, indexed once for the module with the real embedder."""
+    return index_fixture(tmp_path_factory.mktemp("escalate"), embedder)
+
+
+def _esc(compiler, symptom: str, **kw) -> Escalation:
+    kw.setdefault("backend", "cuda")
+    kw.setdefault("kernel_compiler_version", VERSION)
+    return escalate(compiler.kb, compiler.registry, symptom=symptom, **kw)
+
+
+# ------------------------------------------------------------------ symptom -> pass
+
+@pytest.mark.parametrize("symptom, backend, row, pass_arg", [
+    ("scalar-global-loads", "cuda", "scalar-global-loads", "tritongpu-coalesce"),
+    ("loads still scalar after tritongpu-coalesce", "cuda", "scalar-global-loads",
+     "tritongpu-coalesce"),
+    ("convert-layout-survives", "cuda", "convert-layout-survives",
+     "tritongpu-remove-layout-conversions"),
+    ("convert_layout survives tritongpu-remove-layout-conversions", "cuda",
+     "convert-layout-survives", "tritongpu-remove-layout-conversions"),
+    ("dot-without-wgmma", "cuda", "dot-without-wgmma", "tritongpu-accelerate-matmul"),
+    ("tl.dot lowered without warp-group MMA", "cuda", "dot-without-wgmma",
+     "tritongpu-accelerate-matmul"),
+    ("no-async-copy-after-pipeline", "cuda", "no-async-copy-after-pipeline", "tritongpu-pipeline"),
+    ("no async copies after tritongpu-pipeline", "cuda", "no-async-copy-after-pipeline",
+     "tritongpu-pipeline"),
+    ("discrete-mask-to-select", "ascend", "discrete-mask-to-select",
+     "discrete-mask-access-conversion"),
+    ("discrete-mask-access-conversion produced scalar loads", "ascend", "discrete-mask-to-select",
+     "discrete-mask-access-conversion"),
+    ("unstructured-access-fallback", "ascend", "unstructured-access-fallback",
+     "triton-to-unstructure"),
+    ("triton-to-unstructure fell back to unstructured access", "ascend",
+     "unstructured-access-fallback", "triton-to-unstructure"),
+])
+def test_symptom_maps_to_table_row_and_registry_pass(compiler, symptom, backend, row, pass_arg):
+    q = build_question(compiler.registry, symptom=symptom, pass_name=None, backend=backend)
+    assert (q.route.id, q.pass_arg) == (row, pass_arg)
+    assert pass_arg in q.text  # the question names the pass it questions
+
+
+@pytest.mark.parametrize("name", [
+    "CoalescePass",  # C++ class
+    "TritonGPUCoalesce",  # TableGen def
+    "// -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' "
+    "operation) //----- //",
+    "--tritongpu-coalesce",
+])
+def test_pass_given_by_class_def_dump_header_or_flag_resolves(compiler, name):
+    q = build_question(compiler.registry, symptom="scalar-global-loads", pass_name=name,
+                       backend="cuda")
+    assert q.pass_arg == "tritongpu-coalesce"
+
+
+def test_unlisted_symptom_with_pass_gets_a_generic_question_on_that_pass(compiler):
+    q = build_question(compiler.registry, symptom="blocked layout has sizePerThread 1",
+                       pass_name="tritongpu-coalesce", backend="cuda")
+    assert q.route_source == "generic" and q.pass_arg == "tritongpu-coalesce"
+    assert "sizePerThread" in q.route.focus
+
+
+def test_table_passes_and_analysis_paths_exist_in_the_real_compiler():
+    """Every pass of the table is defined in a real Passes.td, and every analysis glob matches
+    a real file, so the table cannot drift into invented names."""
+    if not MIRROR.exists():
+        pytest.skip(f"no triton-ascend mirror at {MIRROR}")
+    names = subprocess.run(["git", "-C", str(MIRROR), "ls-tree", "-r", "--name-only", "HEAD"],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    for route in load_routes():
+        for arg in route.passes:
+            found = subprocess.run(["git", "-C", str(MIRROR), "grep", "-l", f'Pass<"{arg}"',
+                                    "HEAD", "--", "*.td"], capture_output=True, text=True)
+            assert found.stdout.strip(), f"{route.id}: no Passes.td defines {arg}"
+        for analysis in route.analyses:
+            for glob in analysis.paths:
+                assert any(fnmatch.fnmatch(n, glob) for n in names), f"{route.id}: {glob}"
+
+
+def test_table_rewrite_families_are_pattern_card_families():
+    families = {c.rewrite_family for c in load_cards()}
+    used = {r.family for r in load_routes()} | {w.family for r in load_routes() for w in r.rewrites}
+    assert used - families <= {"tile-shape-for-mma"}  # the one family no card carries yet
+
+
+# ------------------------------------------------------------------ ranking
+
+def test_deciding_condition_ranks_first_and_decoys_below(compiler):
+    esc = _esc(compiler, "scalar-global-loads", k=10)
+    top = esc.passages[0]
+    assert (top.path, top.symbol) == (COALESCE, "perThreadVectorWidth")
+    assert top.deciding.line == line_of("Coalesce.cpp", "if (divisibilityBytes < elemBytes)")
+    assert top.deciding.term and "divisib" in top.deciding.term.lower()
+    assert top.permalink.endswith(f"{COALESCE}#L{top.start_line}-L{top.end_line}")
+    assert compiler.commit[:12] in top.permalink
+    order = [(p.path, p.symbol) for p in esc.passages]
+    # Decoys share the words but decide nothing: the logging helper of the same pass and
+    # the analysis' printer are retrieved, and ranked below every deciding passage.
+    for decoy in [(COALESCE, "traceAccess"), (AXIS_INFO, "AxisInfo::print")]:
+        assert decoy in order, f"{decoy} was not retrieved, so ranking was not tested"
+        assert order.index(decoy) >= 3
+        deciding = [i for i, p in enumerate(esc.passages) if p.deciding and p.deciding.term]
+        assert len(deciding) >= 3 and max(deciding) < order.index(decoy)
+    # The other pass with a similar name and its own contiguity branch is not an answer.
+    assert not any("CoalesceAsyncCopy" in p.path for p in esc.passages)
+    assert not any(p.kind == "doc_section" for p in esc.passages[:3])
+
+
+def test_analysis_passages_are_found_through_the_analysis_globs(compiler):
+    esc = _esc(compiler, "scalar-global-loads", k=5)
+    axis = [p for p in esc.passages if p.path == AXIS_INFO]
+    assert axis and all(p.provenance == "analysis" for p in axis)
+    assert any(p.deciding and "getDivisibility" in p.deciding.text for p in axis)
+
+
+def test_comments_and_logging_never_count_as_deciding_lines():
+    text = "\n".join([
+        "// lib/X.cpp :: f",
+        "// if (contiguity < 4) return failure();",
+        '  LDBG("contiguity " << contiguity << " < " << 4);',
+        "  unsigned contig = info.getContiguity(0);",
+        "  if (contig < 4)",
+        "    return failure();",
+        "  if (ready) return failure();",
+    ])
+    chunk = Chunk(text=text, path="lib/X.cpp", start_line=10, end_line=15, kind="function",
+                  language="cpp")
+    found = deciding_lines(chunk, ["contiguity", "contig"])
+    assert found[0].line == 13 and found[0].term == "contig"
+    assert "early-return" in found[0].kinds and "comparison" in found[0].kinds
+    assert {d.line for d in found} <= {13, 14, 15}  # never the comment (10) or the log (11)
+    unfocused = next(d for d in found if d.line == 15)
+    assert unfocused.term == "" and unfocused.weight < found[0].weight
+
+
+# ------------------------------------------------------------------ chain and rewrite
+
+def test_chain_links_symptom_pass_condition_rewrite_with_evidence(compiler):
+    esc = _esc(compiler, "loads still scalar after tritongpu-coalesce")
+    assert esc.verdict == "answered"
+    steps = {c.step: c for c in esc.chain}
+    assert list(steps) == ["symptom", "pass", "condition", "rewrite"]
+    assert any("Passes.td:3-11" in e for e in steps["pass"].evidence)
+    line = line_of("Coalesce.cpp", "if (divisibilityBytes < elemBytes)")
+    assert steps["condition"].claim.startswith(f"{COALESCE}:{line} decides")
+    assert esc.rewrite.family == "add-divisibility-hints" and esc.rewrite.basis == "condition"
+    assert esc.rewrite.card_id == "cuda-runtime-stride-no-hints"
+    assert "tl.multiple_of" in esc.rewrite.hint
+
+
+def test_pipeline_guard_in_compiler_py_answers_the_unpipelined_loop(compiler):
+    esc = _esc(compiler, "no-async-copy-after-pipeline")
+    top = esc.passages[0]
+    assert top.path == "third_party/nvidia/backend/compiler.py"
+    assert top.deciding.text == "if opt.num_stages > 1:" and top.provenance == "pipeline"
+    assert esc.rewrite.family == "pipeline-stages"
+
+
+def test_ascend_discrete_mask_escalates_to_contiguous_load_gather(compiler):
+    esc = _esc(compiler, "discrete-mask-access-conversion produced scalar loads",
+               backend="ascend", kernel_compiler_version=None)
+    assert esc.verdict == "answered"
+    assert esc.passages[0].path.endswith("DiscreteMaskAccessConversionPass.cpp")
+    assert all(p.backend in ("ascend", "common") for p in esc.passages)
+    assert esc.rewrite.family == "contiguous-load-gather"
+    assert esc.rewrite.card_id.startswith("ascend-")
+
+
+def test_tier_result_carries_the_finding_and_round_trips(compiler):
+    esc = _esc(compiler, "scalar-global-loads")
+    tr = escalation_to_tier_result(esc)
+    assert (tr.tier, tr.sufficient) == (4, True)
+    f = tr.findings[0]
+    assert (f.kind, f.rewrite_family, f.passes) == ("pass-source", "add-divisibility-hints",
+                                                    ["tritongpu-coalesce"])
+    assert f.location["path"] == COALESCE and f.location["line"] == esc.passages[0].deciding.line
+    assert TierResult.from_json(tr.to_json()) == tr
+    data = json.loads(json.dumps(esc.to_json()))
+    assert data["verdict"] == "answered" and data["passages"][0]["deciding"]["line"] == f.location["line"]
+    assert "holds the deciding branch" in render_text(esc)
+
+
+# ------------------------------------------------------------------ LLM summary over real HTTP
+
+class ScriptedLLM:
+    """A real OpenAI-compatible HTTP server on 127.0.0.1 answering from a script."""
+
+    def __init__(self) -> None:
+        self.script: list[tuple[str, object]] = []
+        self.requests: list[dict] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:  # keep pytest output clean
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                outer.requests.append({"path": self.path, **body})
+                what, arg = outer.script.pop(0)
+                if what == "sleep":
+                    time.sleep(float(arg))
+                    what, arg = "reply", "too late"
+                if what == "status":
+                    self._send(int(arg), {"error": {"message": "scripted failure",
+                                                    "type": "server_error"}})
+                    return
+                self._send(200, {
+                    "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
+                    "model": body["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": arg}}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+
+            def _send(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.server.block_on_close = False
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+@pytest.fixture
+def llm_server():
+    s = ScriptedLLM()
+    s.thread.start()
+    yield s
+    s.server.shutdown()
+    s.server.server_close()
+
+
+def test_llm_citations_are_checked_and_invented_ones_dropped_and_reported(compiler, llm_server):
+    line = line_of("Coalesce.cpp", "if (divisibilityBytes < elemBytes)")
+    printer = line_of("AxisInfo.cpp", "void AxisInfo::print")
+    reply = (f"The width is cut to 1 when the pointer is not divisible by the element size "
+             f"({COALESCE}:{line}-{line + 1}). Divisibility of a sum is a gcd "
+             f"({AXIS_INFO}:{line_of('AxisInfo.cpp', 'return gcd(lhs.getDivisibility')}). "
+             f"The pass also checks cache lines ({COALESCE}:900-910), see lib/Made/Up.cpp:1-5 "
+             f"and the printer ({AXIS_INFO}:{printer}-{printer + 2}).")
+    llm_server.script.append(("reply", reply))
+    esc = _esc(compiler, "scalar-global-loads", k=4,
+               llm=LLMConfig(llm_server.base_url, "scripted-model", "test-key", timeout_s=30))
+    req = llm_server.requests[0]
+    assert req["path"] == "/v1/chat/completions" and req["model"] == "scripted-model"
+    assert f"{COALESCE}:{esc.passages[0].start_line}-" in req["messages"][1]["content"]
+    kept = {c.text for c in esc.llm.citations}
+    assert kept == {f"{COALESCE}:{line}-{line + 1}",
+                    f"{AXIS_INFO}:{line_of('AxisInfo.cpp', 'return gcd(lhs.getDivisibility')}-"
+                    f"{line_of('AxisInfo.cpp', 'return gcd(lhs.getDivisibility')}"}
+    reasons = {c.text: c.reason for c in esc.llm.dropped}
+    assert reasons[f"{COALESCE}:900-910"] == "no indexed chunk of this path covers these lines"
+    assert reasons["lib/Made/Up.cpp:1-5"] == "no indexed chunk of this path covers these lines"
+    assert reasons[f"{AXIS_INFO}:{printer}-{printer + 2}"] == \
+        "in the index but not among the retrieved passages"
+    assert "900-910" not in esc.llm.text and "Made/Up" not in esc.llm.text
+    assert esc.llm.text.count("[unverified citation removed]") == 3
+    assert any("3 citation(s)" in n for n in esc.notes)
+    assert esc.verdict == "answered"
+
+
+def test_llm_error_status_leaves_escalation_answered_and_says_why(compiler, llm_server):
+    llm_server.script.append(("status", 500))
+    esc = _esc(compiler, "scalar-global-loads",
+               llm=LLMConfig(llm_server.base_url, "scripted-model", timeout_s=30))
+    assert esc.verdict == "answered" and esc.passages
+    assert esc.llm.text == "" and esc.llm.citations == []
+    assert llm_server.base_url in esc.llm.error and "passages alone" in esc.llm.error
+    assert "InternalServerError" in esc.llm.error
+
+
+def test_llm_timeout_leaves_escalation_answered_and_says_why(compiler, llm_server):
+    llm_server.script.append(("sleep", 3))
+    esc = _esc(compiler, "scalar-global-loads",
+               llm=LLMConfig(llm_server.base_url, "scripted-model", timeout_s=0.5))
+    assert esc.verdict == "answered" and esc.llm.text == ""
+    assert "did not answer within 0.5 s" in esc.llm.error
+
+
+def test_llm_config_from_settings_needs_url_and_model():
+    class S:
+        llm_base_url, llm_model, llm_api_key = "http://127.0.0.1:1/v1", "m", None
+    cfg = LLMConfig.from_settings(S())
+    assert (cfg.base_url, cfg.model, cfg.api_key) == ("http://127.0.0.1:1/v1", "m", "none")
+    S.llm_model = None
+    assert LLMConfig.from_settings(S()) is None
+
+
+# ------------------------------------------------------------------ bad input
+
+def test_stale_index_says_so_and_offers_refresh(compiler):
+    esc = _esc(compiler, "scalar-global-loads", kernel_compiler_version="3.2.0")
+    assert esc.index.status == "stale" and esc.index.indexed_versions == [VERSION]
+    msg = esc.index.message
+    assert "3.2.0" in msg and VERSION in msg and "`passwise refresh`" in msg
+    assert msg in esc.notes
+    assert msg in escalation_to_tier_result(esc).findings[0].evidence_needed
+    assert _esc(compiler, "scalar-global-loads", kernel_compiler_version=f"{VERSION}+git1a2b"
+                ).index.status == "current"
+
+
+def test_unknown_pass_lists_close_matches(compiler):
+    with pytest.raises(UnknownPassError) as e:
+        _esc(compiler, "scalar-global-loads", pass_name="tritongpu-coalese")
+    msg = str(e.value)
+    assert isinstance(e.value, KBError) and "\n" not in msg
+    assert "'tritongpu-coalese'" in msg and "tritongpu-coalesce" in msg
+    assert "`passwise passes`" in msg
+
+
+def test_empty_index_says_to_run_index(tmp_path, embedder, compiler):
+    home = tmp_path / "empty"
+    kb = KnowledgeBase(Store.open(home, model_slug=embedder.slug), embedder, home)
+    with pytest.raises(EscalationError, match=r"empty; build it first with `passwise index`"):
+        escalate(kb, compiler.registry, symptom="scalar-global-loads", backend="cuda")
+
+
+def test_symptom_without_any_passage_is_no_passage_and_cites_nothing(compiler, llm_server):
+    esc = _esc(compiler, "int64-index-arith",
+               llm=LLMConfig(llm_server.base_url, "scripted-model", timeout_s=30))
+    assert esc.verdict == "no-passage" and esc.passages == []
+    assert esc.rewrite.family == "" and llm_server.requests == []
+    assert all(not c.evidence for c in esc.chain if c.step == "condition")
+    tr = escalation_to_tier_result(esc)
+    assert tr.findings == [] and not tr.sufficient and "passwise index" in tr.reason
+
+
+def test_sentence_that_names_no_symptom_or_pass_is_rejected(compiler):
+    with pytest.raises(EscalationError, match="--pass"):
+        _esc(compiler, "the kernel is slow")
