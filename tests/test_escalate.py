@@ -22,7 +22,7 @@ from diagnose.escalate import (
     render_text,
 )
 from diagnose.escalation.question import EscalationError, UnknownPassError, build_question
-from diagnose.escalation.ranking import deciding_lines
+from diagnose.escalation.ranking import deciding_lines, focus_term
 from diagnose.escalation.symptoms import load_routes
 from diagnose.evidence import TierResult
 from diagnose.triage import load_cards
@@ -171,6 +171,16 @@ def test_comments_and_logging_never_count_as_deciding_lines():
     assert {d.line for d in found} <= {13, 14, 15}  # never the comment (10) or the log (11)
     unfocused = next(d for d in found if d.line == 15)
     assert unfocused.term == "" and unfocused.weight < found[0].weight
+
+
+@pytest.mark.parametrize("code, term", [
+    ("if (info.getContiguity(0) < 4)", "contiguity"),  # a camelCase part counts
+    ("if (isConversionLegal(op))", ""),  # 'version' inside 'conversion' does not
+    ("if (canRemove(op)) return failure();", ""),  # 'rem' inside 'Remove' does not
+    ("unsigned v = std::min(vec, 4u);", "vec"),
+])
+def test_focus_terms_match_whole_word_parts_only(code, term):
+    assert focus_term(code, ["contiguity", "version", "rem", "vec"]) == term
 
 
 # ------------------------------------------------------------------ chain and rewrite

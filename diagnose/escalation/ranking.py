@@ -94,9 +94,18 @@ def _term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(re.escape(term), re.IGNORECASE)
 
 
+def _starts_word(text: str, i: int) -> bool:
+    """A match must start a word or a camelCase part: 'getContiguity' has 'contiguity',
+    'conversion' does not have 'version'."""
+    return i == 0 or not text[i - 1].isalpha() or text[i].isupper()
+
+
 def focus_term(text: str, focus: list[str]) -> str:
     """The first focus term a piece of code mentions, or ''."""
-    return next((t for t in focus if _term_pattern(t).search(text)), "")
+    for term in focus:
+        if any(_starts_word(text, m.start()) for m in _term_pattern(term).finditer(text)):
+            return term
+    return ""
 
 
 def _statements(body: list[str]) -> list[tuple[int, str]]:
