@@ -1,0 +1,176 @@
+"""Run the diagnosis ladder over every seeded-defect case and score its root cause (top-1).
+
+For each case, `python -m passwise diagnose <task> --candidate slow.py --json --backend <b>`
+runs in a subprocess (or, with --mode library, diagnose.ladder in-process, which also lets
+--size pick the IR capture size). The concluded rewrite family is compared with the case's
+expected_family; an inconclusive run is scored on the top-ranked family among its findings
+(highest confidence, then highest tier). Writes diagnosis.json and diagnosis.md to --out.
+
+    .venv/bin/python bench/defects/run_diagnosis.py [CASE ...] [--out DIR] [--max-tier 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from cases import DEFECTS_DIR, REPO_ROOT, DefectCase, load_cases
+
+
+@dataclass
+class CaseScore:
+    """The ladder's answer for one case and how it compares with the seeded defect."""
+
+    case: str
+    backend: str
+    expected_family: str
+    expected_tier: int
+    needs_escalation: bool
+    verdict: str                 # concluded | inconclusive | error
+    found_family: str            # the conclusion's family, else the top-ranked finding's
+    from_conclusion: bool
+    concluded_tier: int | None
+    tiers_climbed: list[int]
+    correct: bool
+    acceptable: bool             # correct, or one of the case's acceptable_families
+    tier_match: bool
+    seconds: float
+    error: str = ""
+
+
+def top_family(report: dict) -> str:
+    """The rewrite family of the most confident finding (ties: the higher tier)."""
+    findings = [f for t in report.get("tiers", []) for f in t.get("findings", []) if f.get("rewrite_family")]
+    if not findings:
+        return ""
+    best = max(findings, key=lambda f: (f.get("confidence", 0.0), f.get("tier", 0)))
+    return best["rewrite_family"]
+
+
+def diagnose_cli(case: DefectCase, max_tier: int, timeout: float) -> dict:
+    """The diagnosis JSON from the CLI; a failure becomes {"error": sentence}."""
+    cmd = [sys.executable, "-m", "passwise", "diagnose", str(case.task_dir), "--candidate", str(case.slow),
+           "--json", "--backend", case.backend, "--max-tier", str(max_tier)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT,
+                              env=dict(os.environ))
+    except subprocess.TimeoutExpired:
+        return {"error": f"passwise diagnose ran past {timeout:.0f} s"}
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"error": f"exit {proc.returncode}: {tail[:300]}"}
+
+
+def diagnose_library(case: DefectCase, max_tier: int, size: str) -> dict:
+    """The same diagnosis in-process (no knowledge base: tier 4 is skipped unless one is configured)."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from diagnose.ladder import Options, diagnose, make_context
+    from diagnose.target import resolve_target
+
+    try:
+        ctx = make_context(resolve_target(str(case.task_dir), str(case.slow)), case.backend,
+                           Options(max_tier=max_tier, size=size))
+        return diagnose(ctx).to_dict()
+    except Exception as exc:  # one failing case is a data point, not the end of the sweep
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
+    conclusion = report.get("conclusion") or {}
+    family = conclusion.get("rewrite_family") or top_family(report)
+    tier = report.get("concluded_tier")
+    return CaseScore(
+        case=case.name, backend=case.backend, expected_family=case.expected_family,
+        expected_tier=case.expected_tier, needs_escalation=case.needs_escalation,
+        verdict="error" if "error" in report else report.get("verdict", "?"),
+        found_family=family, from_conclusion=bool(conclusion.get("rewrite_family")),
+        concluded_tier=tier, tiers_climbed=[t.get("tier") for t in report.get("tiers", []) if not t.get("skipped")],
+        correct=family == case.expected_family,
+        acceptable=family == case.expected_family or family in case.acceptable_families,
+        tier_match=tier == case.expected_tier, seconds=round(seconds, 1), error=report.get("error", ""))
+
+
+def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
+    started = time.perf_counter()
+    if args.mode == "library":
+        report = diagnose_library(case, args.max_tier, args.size)
+    else:
+        report = diagnose_cli(case, args.max_tier, args.timeout)
+    return score(case, report, time.perf_counter() - started)
+
+
+def summary(scores: list[CaseScore]) -> dict:
+    n = len(scores) or 1
+
+    def accuracy(group: list[CaseScore]) -> float | None:
+        return round(sum(s.correct for s in group) / len(group), 3) if group else None
+
+    return {
+        "cases": len(scores),
+        "top1_accuracy": accuracy(scores),
+        "top1_accuracy_with_acceptable": round(sum(s.acceptable for s in scores) / n, 3),
+        "accuracy_by_backend": {b: accuracy([s for s in scores if s.backend == b])
+                                for b in sorted({s.backend for s in scores})},
+        "accuracy_needs_escalation": accuracy([s for s in scores if s.needs_escalation]),
+        "accuracy_general": accuracy([s for s in scores if not s.needs_escalation]),
+        "concluded": sum(s.verdict == "concluded" for s in scores),
+        "tier_histogram": dict(sorted(Counter(str(s.concluded_tier) for s in scores).items())),
+        "tier_matches_expected": sum(s.tier_match for s in scores),
+        "mean_seconds": round(sum(s.seconds for s in scores) / n, 1),
+    }
+
+
+def markdown(scores: list[CaseScore], totals: dict) -> str:
+    rows = ["| case | backend | expected family | found family | verdict | tier (expected) | correct | seconds |",
+            "|---|---|---|---|---|---|---|---|"]
+    for s in scores:
+        found = s.found_family or "-"
+        found += "" if s.from_conclusion or not s.found_family else " (top finding)"
+        mark = "yes" if s.correct else ("acceptable" if s.acceptable else "no")
+        verdict = s.verdict + (f": {s.error[:80]}" if s.error else "")
+        rows.append(f"| {s.case} | {s.backend} | {s.expected_family} | {found} | {verdict} | "
+                    f"{s.concluded_tier} ({s.expected_tier}) | {mark} | {s.seconds} |")
+    rows += ["", f"Top-1 accuracy: {totals['top1_accuracy']} over {totals['cases']} cases "
+                 f"(with acceptable families: {totals['top1_accuracy_with_acceptable']}); "
+                 f"general {totals['accuracy_general']}, needs escalation {totals['accuracy_needs_escalation']}; "
+                 f"by backend {totals['accuracy_by_backend']}.",
+             f"Concluded tiers: {totals['tier_histogram']}; tier as expected in "
+             f"{totals['tier_matches_expected']} cases; mean {totals['mean_seconds']} s per case."]
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cases", nargs="*", help="case folder names (default: all)")
+    ap.add_argument("--out", type=Path, default=DEFECTS_DIR / "results", help="folder for diagnosis.json/.md")
+    ap.add_argument("--mode", choices=("cli", "library"), default="cli")
+    ap.add_argument("--size", default="small", help="IR capture size (library mode only)")
+    ap.add_argument("--max-tier", type=int, choices=(1, 2, 3, 4), default=4)
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds per case (cli mode)")
+    ap.add_argument("--workers", type=int, default=1, help="cases diagnosed in parallel")
+    args = ap.parse_args(argv)
+    cases = load_cases(args.cases or None)
+    with ThreadPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        scores = list(pool.map(lambda c: run_case(c, args), cases))
+    totals = summary(scores)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "diagnosis.json").write_text(json.dumps(
+        {"summary": totals, "cases": [asdict(s) for s in scores]}, indent=2))
+    table = markdown(scores, totals)
+    (args.out / "diagnosis.md").write_text(table + "\n")
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
