@@ -17,7 +17,7 @@ import csv
 import io
 import re
 import statistics
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -158,9 +158,19 @@ def read_source(source: str | Path | Mapping[str, str]) -> dict[str, str]:
     return {str(p.relative_to(path)): _read_text(p) for p in files}
 
 
-def read_kernels(source: str | Path | Mapping[str, str]) -> list[AscendKernel]:
-    """Every kernel the source describes, the longest total time first."""
-    texts = read_source(source)
+def read_kernels(source: str | Path | Mapping[str, str],
+                 names: Collection[str] | None = None) -> list[AscendKernel]:
+    """Every kernel the source describes (only `names` when given), the longest total time first."""
+    kernels = _all_kernels(read_source(source))
+    if names:
+        kernels = [k for k in kernels if k.name in names]
+        if not kernels:
+            raise MsprofError(f"The profiler output has no kernel named {', '.join(sorted(names))}; "
+                              "check --kernel-name or profile the candidate again.")
+    return sorted(kernels, key=lambda k: -k.total_us)
+
+
+def _all_kernels(texts: dict[str, str]) -> list[AscendKernel]:
     opprof = _group_opprof(texts)
     kernels = [_from_opprof(group) for group in opprof.values()]
     for name, text in texts.items():
@@ -169,7 +179,7 @@ def read_kernels(source: str | Path | Mapping[str, str]) -> list[AscendKernel]:
     if not kernels:
         raise MsprofError(f"No profiler CSV among {', '.join(sorted(texts))}; expected OpBasicInfo.csv, "
                           "PipeUtilization.csv or kernel_details.csv.")
-    return sorted(kernels, key=lambda k: -k.total_us)
+    return kernels
 
 
 def _read_text(path: Path) -> str:

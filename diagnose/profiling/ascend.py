@@ -103,7 +103,9 @@ def _block_dim_finding(k: AscendKernel, cores: AscendCores, task: str) -> Findin
     if not count or not k.block_dim:
         return None
     if k.block_dim < count:
-        return _finding(k, task, "block-dim", "ascend-grid-exceeds-cores", "grid-size-cores", 0.5,
+        idle = (count - k.block_dim) / count  # the share of the NPU left unused bounds the win
+        return _finding(k, task, "block-dim", "ascend-grid-exceeds-cores", "grid-size-cores",
+                        round(0.3 + 0.3 * idle, 2),
                         f"{k.name} runs Block Dim {k.block_dim} on {count} {k.core_type} cores: "
                         f"{count - k.block_dim} cores idle.")
     if k.block_dim > count and k.block_dim % count:

@@ -9,10 +9,12 @@ from diagnose.runner.ceilings import COMPUTE_CEILING_FOR
 
 from .inputs import BenchRun, MeasuredCeilings, SizeTiming
 
-# A kernel launch costs a few microseconds whatever it does (host submit + grid start); work whose
-# roofline floor is below this is launch-bound, and so is a call measured within a few floors.
+# A kernel launch costs a few microseconds whatever it does (grid start, drain, and the host's
+# submit unless a CUDA graph replays it). A size is launch-bound when its roofline work is below
+# this floor and the launch cost explains its whole gap to the roofline.
 LAUNCH_FLOOR_US = {"cuda": 5.0, "ascend": 10.0}
-LAUNCH_BOUND_FACTOR = 3.0
+# Methods whose times exclude the host's submit; any other method gets twice the allowance.
+DEVICE_ONLY_METHODS = {"cuda_graph", "npu_events"}
 NEAR_CEILING_PCT = 80.0   # at or above: tuning has <= 1.25x left; only less work helps
 
 MEMORY, COMPUTE, LAUNCH, OCCUPANCY, UNKNOWN = (
@@ -98,11 +100,12 @@ def place(point: SizeTiming, ceilings: MeasuredCeilings, backend: str) -> Roofli
 
 
 def classify(p: RooflinePlace, backend: str) -> str:
-    """Launch-bound when the work is below the launch floor and the time within a few floors;
-    otherwise whichever roofline floor is the larger."""
-    launch_floor = LAUNCH_FLOOR_US.get(backend, LAUNCH_FLOOR_US["cuda"])
-    tiny_work = p.floor_us is None or p.floor_us < launch_floor
-    if tiny_work and p.achieved_us <= LAUNCH_BOUND_FACTOR * launch_floor:
+    """Launch-bound when the work is below the launch floor and the launch cost explains the
+    gap to the roofline; otherwise whichever roofline floor is the larger."""
+    floor = launch_floor(backend)
+    allowance = floor if p.method in DEVICE_ONLY_METHODS else 2 * floor
+    tiny_work = p.floor_us is None or p.floor_us < floor
+    if tiny_work and p.achieved_us - (p.floor_us or 0.0) <= allowance:
         return LAUNCH
     if p.bound == "memory":
         return MEMORY

@@ -14,7 +14,6 @@ from .ncu import CounterFacts
 from .roofline import (
     COMPUTE,
     LAUNCH,
-    LAUNCH_BOUND_FACTOR,
     MEMORY,
     NEAR_CEILING_PCT,
     OCCUPANCY,
@@ -131,10 +130,10 @@ def _hint(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Hint:
     if p.kernel_class == LAUNCH:
         return _launch_hint(p, ctx)
     if p.pct_of_ceiling is not None and p.pct_of_ceiling >= NEAR_CEILING_PCT:
-        lever = "move fewer bytes (fuse with the producer or consumer)" if p.kernel_class == MEMORY \
-            else "do less arithmetic"
-        return Hint("", "", 0.5, f"within {p.headroom_x:.2f}x of the roofline: tuning cannot win "
-                    f"more; only to {lever} helps")
+        lever = "moving fewer bytes (fusing with the producer or consumer)" if p.kernel_class == MEMORY \
+            else "doing less arithmetic"
+        return Hint("", "", 0.5, f"within {p.headroom_x:.2f}x of the roofline, tuning cannot win "
+                    f"more; only {lever} helps")
     counters = facts if facts is not None and facts.size == p.size else None
     if p.kernel_class == OCCUPANCY and counters:
         family, card = OCCUPANCY_FAMILIES[counters.occupancy_limiter()]
@@ -150,7 +149,7 @@ def _hint(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Hint:
 def _launch_hint(p: RooflinePlace, ctx: Context) -> Hint:
     card = "cuda-launch-bound" if ctx.backend == "cuda" else "common-unfused-launches"
     why = (f"{p.achieved_us:.1f} us per call for {p.floor_us or 0:.2f} us of roofline work, "
-           f"within {LAUNCH_BOUND_FACTOR:.0f}x the {launch_floor(ctx.backend):.0f} us launch floor")
+           f"a gap the {launch_floor(ctx.backend):.0f} us launch cost explains")
     if ctx.all_launch_bound:
         return Hint("fuse-launches", card, 0.85, why + " at every size: fuse launches or capture a "
                     "CUDA graph", alternatives=["persistent-kernel"])

@@ -56,7 +56,8 @@ def profile_tier(bench: dict | None, profile: dict | None, *, backend: str,
     notes: list[str] = []
     findings = _device_findings(run, prof, backend, notes)
     if backend == "ascend":
-        findings += _ascend_findings(prof, msprof, ascend_cores or _cores(profile), notes)
+        findings += _ascend_findings(prof, msprof, ascend_cores or _cores(profile),
+                                     _profiled_names(profile), notes)
     findings.sort(key=lambda f: -f.confidence)
     sufficient, reason = _sufficiency(findings, backend)
     if notes:
@@ -118,13 +119,13 @@ def _place_from_profile(prof: ProfileRun, backend: str) -> RooflinePlace:
     return place(point, MeasuredCeilings("", False, None, {}), backend)
 
 
-def _ascend_findings(prof: ProfileRun | None, msprof: Any, cores: AscendCores,
+def _ascend_findings(prof: ProfileRun | None, msprof: Any, cores: AscendCores, names: list[str],
                      notes: list[str]) -> list[Finding]:
     source = msprof if msprof is not None else _local_msprof(prof, notes)
     if source is None:
         return []
     try:
-        kernels = read_kernels(source)
+        kernels = read_kernels(source, names or None)
     except MsprofError as exc:
         notes.append(f"msprof output unreadable: {exc}")
         return []
@@ -155,6 +156,15 @@ def _local_msprof(prof: ProfileRun | None, notes: list[str]) -> Path | None:
     return min(present, key=lambda d: len(d.parts))
 
 
+def _profiled_names(profile: dict | None) -> list[str]:
+    """The candidate's kernel names from the runner's msprof command (--kernel-name=a|b)."""
+    command = ((profile or {}).get("counters") or {}).get("command") or []
+    for arg in command:
+        if isinstance(arg, str) and arg.startswith("--kernel-name="):
+            return [n for n in arg.split("=", 1)[1].split("|") if n]
+    return []
+
+
 def _cores(profile: dict | None) -> AscendCores:
     info = (profile or {}).get("device_info") or {}
     return AscendCores(cube=info.get("num_aicore"), vector=info.get("num_vectorcore"))
@@ -175,8 +185,9 @@ def _sufficiency(findings: list[Finding], backend: str) -> tuple[bool, str]:
                      if f.rewrite_family and f.rewrite_family != top.rewrite_family
                      and f.confidence >= COMPETING_CONFIDENCE})
     if backend == "ascend" and any(f.evidence.get("verified_on_hardware") is False for f in findings):
-        return False, (f"Leading hypothesis {top.rewrite_family} rests on Ascend profiler columns read "
-                       "from the documentation, not verified on hardware; tier 3 must confirm it.")
+        return False, (f"{top.message} Leading hypothesis {top.rewrite_family} rests on Ascend "
+                       "profiler columns read from the documentation, not verified on hardware; "
+                       "tier 3 must confirm it.")
     if top.confidence < SUFFICIENT_CONFIDENCE:
         return False, (f"Hotspot points to {top.rewrite_family} with confidence {top.confidence:.2f} "
                        f"< {SUFFICIENT_CONFIDENCE}: {top.message} Needs: "
