@@ -29,6 +29,8 @@ TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
               4: "compiler-source escalation"}
 # Evidence that ends the climb at once: nothing above it can diagnose a kernel that does not build.
 BROKEN_KINDS = ("source-error", "compile-failure")
+NEAR_CEILING_PCT = 80.0  # tier 2's bar: at or above, tuning has at most 1.25x left
+LESS_WORK_FAMILY = "fuse-launches"
 
 
 @dataclass
@@ -111,11 +113,14 @@ def tier2(ctx: Context) -> TierResult:
                           "(and `profile`) on a GPU/NPU host and pass the output with "
                           "--runner-json.")
     try:
-        from diagnose.profile import profile_tier
+        from diagnose.profiling import ProfileError, profile_tier
     except ImportError:
-        return skipped(2, "Tier 2 (diagnose.profile) is not installed in this checkout.")
+        return skipped(2, "Tier 2 (diagnose.profiling) is not installed in this checkout.")
     bench, profile = load_runner_json(ctx.options.runner_json)
-    return profile_tier(bench, profile, backend=ctx.backend)
+    try:
+        return profile_tier(bench, profile, backend=ctx.backend)
+    except ProfileError as exc:  # the runner JSON is malformed: the user passes another file
+        raise DiagnosisError(str(exc)) from None
 
 
 def tier3(ctx: Context) -> TierResult:
@@ -218,6 +223,26 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
                     conclusion=_confirmed(ctx, hypothesis, fact, pairs))
 
 
+def at_the_roofline(ctx: Context) -> Decision | None:
+    """Tier 2 places the hotspot near its ceiling: no hotspot that tuning can fix is left, and
+    only doing less work helps (fusing launches moves fewer bytes)."""
+    latest = ctx.evidence[-1]
+    near = next((f for f in latest.findings if latest.tier == 2 and f.evidence.get("hotspot")
+                 and (f.evidence.get("pct_of_ceiling") or 0) >= NEAR_CEILING_PCT), None)
+    if near is None:
+        return None
+    fuse = next((h for h in ctx.hypotheses() if h.rewrite_family == LESS_WORK_FAMILY), None)
+    if fuse is not None:
+        return Decision(stop=True, verdict="concluded",
+                        reason=f"The hotspot is near its ceiling ({near.message}), so only less "
+                               f"work helps, and tier 1 found work to remove: {fuse.card_id}.",
+                        conclusion=_confirmed(ctx, fuse, near, [(fuse, near)]))
+    return Decision(stop=True, verdict="inconclusive",
+                    reason=f"The hotspot is near its ceiling: {near.message} No source change "
+                           "that keeps the work the same can win much; fuse it with its producer "
+                           "or consumer to move fewer bytes.")
+
+
 def sufficient_alone(ctx: Context) -> Decision | None:
     """The latest tier answered all three questions from its own evidence."""
     latest = ctx.evidence[-1]
@@ -244,6 +269,7 @@ def unexplained_symptoms(ctx: Context) -> Decision | None:
 POLICY: list[Callable[[Context], Decision | None]] = [
     broken_kernel,
     confirmed_across_tiers,
+    at_the_roofline,
     sufficient_alone,
     unexplained_symptoms,
 ]

@@ -285,38 +285,57 @@ def test_no_hypothesis_and_no_way_to_launch_stops_inconclusive_at_max_tier(tmp_p
 
 # ---------------------------------------------------------------- stopping at tier 2
 
-def launch_bound_bench(task: str, candidate: str) -> dict:
-    """A bench answer in docs/runner.md's schema: 5 us where the roofline allows 0.01 us."""
-    timing = {"status": "ok", "cause": None, "median_ms": 0.0052, "p20_ms": 0.0051,
-              "p80_ms": 0.0054, "method": "cuda_graph", "l2_flushed": False,
-              "do_bench_median_ms": 0.0121, "first_call_s": 0.4, "note": None,
-              "roofline": {"gbps": 9.45, "tflops": 0.001, "pct_of_bandwidth": 0.22,
-                           "pct_of_compute": 0.0, "bound": "memory",
-                           "pct_of_bound_ceiling": 0.22}}
-    eager = dict(timing, median_ms=0.0061, method="cuda_graph")
-    point = {"size": "small", "dtype": "float32", "bytes": 49152, "flops": 4096,
-             "impls": {"candidate": timing, "eager": eager},
-             "candidate_vs_eager": 1.17, "candidate_vs_compile": None,
-             "ratio_method": "cuda_graph"}
+def bench_answer(task: str, candidate: str, nbytes: float, median_ms: float,
+                 graph_ms: float | None = None) -> dict:
+    """A runner bench answer in docs/runner.md's schema, one size, on a measured H200."""
+    gbps = nbytes / (median_ms * 1e-3) / 1e9
+    pct = round(100 * gbps / 4273.1, 3)
+    timing = {"status": "ok", "cause": None, "median_ms": median_ms, "p20_ms": median_ms,
+              "p80_ms": median_ms, "method": "cuda_graph" if graph_ms else "do_bench",
+              "l2_flushed": not graph_ms, "do_bench_median_ms": graph_ms, "first_call_s": 0.4,
+              "note": None,
+              "roofline": {"gbps": round(gbps, 3), "tflops": None, "pct_of_bandwidth": pct,
+                           "pct_of_compute": None, "bound": "memory",
+                           "pct_of_bound_ceiling": pct}}
+    point = {"size": "large", "dtype": "float32", "bytes": nbytes, "flops": nbytes / 12,
+             "impls": {"candidate": timing, "eager": dict(timing, median_ms=median_ms * 1.2)},
+             "candidate_vs_eager": 1.2, "candidate_vs_compile": None,
+             "ratio_method": timing["method"]}
     return {"task": task, "candidate": candidate, "device": "cuda", "points": [point],
             "ceilings": {"device_name": "NVIDIA H200", "measured": True, "copy_gbps": 4273.1,
-                         "matmul_tflops": {"float16": 670.4, "float32": 50.9}},
+                         "matmul_tflops": {"float16": 670.4, "tf32": 356.1, "float32": 50.9}},
             "device_info": {"device": "cuda", "device_name": "NVIDIA H200",
                             "triton_interpret": False},
             "notes": []}
 
 
-def test_tier2_with_tier1_stops_before_ir_capture_on_a_launch_bound_kernel(tasks, tmp_path):
-    pytest.importorskip("diagnose.profile", reason="tier 2 (diagnose.profile) not installed")
-    folder = tasks / "two_launches"
+def climb_with_bench(folder: Path, tmp_path: Path, **bench) -> Diagnosis:
     runner_json = tmp_path / "bench.json"
-    runner_json.write_text(json.dumps(launch_bound_bench("two_launches",
-                                                         str(folder / "baseline.py"))))
-    d = climb(folder, runner_json=runner_json)
+    runner_json.write_text(json.dumps(bench_answer(folder.name, str(folder / "baseline.py"),
+                                                   **bench)))
+    return climb(folder, runner_json=runner_json)
+
+
+def test_tier2_with_tier1_stops_before_ir_capture_on_a_launch_bound_kernel(tasks, tmp_path):
+    pytest.importorskip("diagnose.profiling", reason="tier 2 (diagnose.profiling) not installed")
+    # 3.1 us per call (11 us without graph replay) for 49 KB: launch overhead, not work
+    d = climb_with_bench(tasks / "two_launches", tmp_path, nbytes=49152, median_ms=0.0031,
+                         graph_ms=0.0112)
     assert d.verdict == "concluded"
     assert d.concluded_tier == 2
     assert tier_numbers(d) == [1, 2]  # no IR capture was needed
     assert d.conclusion.rewrite_family == "fuse-launches"
+    assert d.conclusion.card_id == "common-unfused-launches"
+    assert {ref.tier for ref in d.conclusion.supporting} == {1, 2}
+
+
+def test_hotspot_at_its_ceiling_stops_at_tier2_without_tuning_advice(tasks, tmp_path):
+    pytest.importorskip("diagnose.profiling", reason="tier 2 (diagnose.profiling) not installed")
+    # 805 MB in 0.2 ms is 94% of the H200's measured copy bandwidth
+    d = climb_with_bench(tasks / "vadd", tmp_path, nbytes=3 * 2**28, median_ms=0.2)
+    assert tier_numbers(d) == [1, 2]  # the stride hint tier 1 suspects cannot matter here
+    assert d.verdict == "inconclusive" and d.conclusion is None
+    assert d.reason.startswith("The hotspot is near its ceiling")
 
 
 # ---------------------------------------------------------------- broken kernels
