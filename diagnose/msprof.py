@@ -237,8 +237,10 @@ def _merge_per_block(kernel: AscendKernel, table: CsvTable) -> None:
             kernel.conflicts.setdefault(f"{m.group(1)}_vec_{m.group(2)}", _as_fraction(mean))
         elif m := BANDWIDTH_USAGE.match(column):
             kernel.bandwidth_usage_pct.setdefault(m.group(1), mean)
-        elif re.match(r"^ai[cv]_(total|read)_hit_rate$", column) or column == "aic_l2_cache_hit_rate":
-            kernel.l2_hit_rate_pct = kernel.l2_hit_rate_pct or mean
+        elif re.match(r"^ai[cv]_total_hit_rate$", column) or column == "aic_l2_cache_hit_rate":
+            kernel.l2_hit_rate_pct = mean                      # read+write: the rate to report
+        elif re.match(r"^ai[cv]_read_hit_rate$", column) and kernel.l2_hit_rate_pct is None:
+            kernel.l2_hit_rate_pct = mean
 
 
 def _from_kernel_table(table: CsvTable) -> list[AscendKernel]:

@@ -67,7 +67,7 @@ def profile_tier(bench: dict | None, profile: dict | None, *, backend: str,
 
 
 def _skip_reason(run: BenchRun | None, prof: ProfileRun | None, backend: str, msprof: Any) -> str:
-    if backend == "ascend" and msprof is not None:
+    if backend == "ascend" and (msprof is not None or (prof is not None and prof.files)):
         return ""
     if run is None and (prof is None or not prof.timing_us):
         return NO_DATA
