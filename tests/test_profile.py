@@ -347,3 +347,15 @@ def test_fixture_json_files_are_the_runner_schema():
         assert {"task", "candidate", "device", "points", "ceilings", "device_info", "notes"} <= set(doc)
         for point in doc["points"]:
             assert {"size", "dtype", "bytes", "flops", "impls", "candidate_vs_eager"} <= set(point)
+
+
+def test_command_line_prints_the_tier_result_and_fails_cleanly(capsys):
+    from diagnose.profiling.__main__ import main
+
+    assert main([str(FIX / "bench_launch_tiny.json")]) == 0
+    printed = TierResult.from_json(capsys.readouterr().out)
+    assert printed.sufficient and printed.families() == ["fuse-launches"]
+    assert main([str(FIX / "absent.json")]) == 2
+    assert "Cannot read runner JSON" in capsys.readouterr().err
+    assert main(["--backend", "ascend", "--msprof", str(ASCEND), "--cores", "24"]) == 2
+    assert "is not CUBE,VECTOR" in capsys.readouterr().err

@@ -44,8 +44,9 @@ def kernel_findings(kernel: AscendKernel, cores: AscendCores, task: str, hotspot
     """The pipe-bound finding of one kernel plus its block-dim, conflict and imbalance findings."""
     out = [f for f in (_pipe_finding(kernel, task), _block_dim_finding(kernel, cores, task),
                        _conflict_finding(kernel, task), _imbalance_finding(kernel, task)) if f]
-    if not hotspot:
-        for f in out:
+    for f in out:
+        f.evidence["hotspot"] = hotspot
+        if not hotspot:
             f.confidence = min(f.confidence, 0.3)
     return out
 

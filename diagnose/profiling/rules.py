@@ -110,6 +110,8 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
     stall = facts.top_stall()
     if stall and far:
         out.append(_stall_finding(stall, p, facts, loc, needed))
+    for f in out:
+        f.evidence["hotspot"] = hot
     return out
 
 

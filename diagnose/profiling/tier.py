@@ -173,13 +173,13 @@ def _cores(profile: dict | None) -> AscendCores:
 def _sufficiency(findings: list[Finding], backend: str) -> tuple[bool, str]:
     """Enough alone only when the hotspot's evidence names one family with confidence and the
     numbers say why; Ascend evidence, never run on hardware, is never enough."""
-    hot = [f for f in findings if f.evidence.get("hotspot") or f.kind not in ("roofline", "launch-bound")]
+    hot = [f for f in findings if f.evidence.get("hotspot")] or findings
     ranked = [f for f in hot if f.rewrite_family] or hot
     if not ranked:
         return False, "No timing could be placed on the roofline; tier 3 must locate the cost."
     top = ranked[0]
     if not top.rewrite_family:
-        why = top.evidence.get("why") or "the evidence names no rewrite family"
+        why = top.evidence.get("why") or f"a {top.kind} kernel has no tuning family among the pattern cards"
         return False, f"Hotspot: {top.message} No rewrite family: {why}."
     rivals = sorted({f.rewrite_family for f in ranked[1:]
                      if f.rewrite_family and f.rewrite_family != top.rewrite_family
