@@ -7,7 +7,6 @@ climbed in order until the policy says one of them (or two together) is enough.
 
 from __future__ import annotations
 
-import json
 import platform
 import time
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from typing import Any
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
-from diagnose.target import DiagnosisError, Target
+from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.tier3 import tier3_result
 from diagnose.tier4 import escalate_symptoms
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -31,6 +30,7 @@ TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
 BROKEN_KINDS = ("source-error", "compile-failure")
 NEAR_CEILING_PCT = 80.0  # tier 2's bar: at or above, tuning has at most 1.25x left
 LESS_WORK_FAMILY = "fuse-launches"
+CONFIRMING_CONFIDENCE = 0.5  # below this a higher tier's finding is itself only a hypothesis
 
 
 @dataclass
@@ -286,8 +286,13 @@ def decide(ctx: Context) -> Decision:
 
 
 def confirms(fact: Finding, hypothesis: Finding) -> bool:
-    """Whether a higher tier's finding is evidence for a tier-1 hypothesis in the same kernel."""
+    """Whether a higher tier's finding is evidence for a tier-1 hypothesis in the same kernel.
+
+    A guess does not confirm a guess: the fact must be confident and, for tier 2, about the
+    size that still matters (the hotspot)."""
     if fact.kind in BROKEN_KINDS or not hypothesis.rewrite_family:
+        return False
+    if fact.confidence < CONFIRMING_CONFIDENCE or fact.evidence.get("hotspot") is False:
         return False
     explains = fact.evidence.get("explains_cards") or ([fact.card_id] if fact.card_id else [])
     same_idiom = hypothesis.card_id in explains or fact.rewrite_family == hypothesis.rewrite_family
@@ -414,24 +419,3 @@ def _versions(ctx: Context) -> dict[str, str]:
         except metadata.PackageNotFoundError:
             continue
     return versions | ctx.versions
-
-
-# ---------------------------------------------------------------- runner JSON for tier 2
-
-def load_runner_json(path: Path) -> tuple[dict | None, dict | None]:
-    """(bench, profile) answers of the runner from one file: either one, both, or a list."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DiagnosisError(f"Cannot read runner JSON {path} ({type(exc).__name__}); pass the "
-                             "output of `python -m diagnose.runner bench` or `profile`.") from None
-    if isinstance(data, dict):
-        parts = [data.get("bench"), data.get("profile"), data]
-    else:
-        parts = data if isinstance(data, list) else []
-    bench = next((p for p in parts if isinstance(p, dict) and "points" in p), None)
-    profile = next((p for p in parts if isinstance(p, dict) and "counters" in p), None)
-    if bench is None and profile is None:
-        raise DiagnosisError(f"{path} is neither a runner bench answer (no 'points') nor a "
-                             "profile answer (no 'counters'); see docs/runner.md.")
-    return bench, profile

@@ -1,8 +1,10 @@
-"""What `passwise diagnose TASK|FILE` points at: a task under kernels/, a task folder, a kernel
-file (beside a task.py or not) or a KernelBench file, resolved to the one file that is diagnosed."""
+"""What `passwise diagnose` reads: TASK|FILE (a task under kernels/, a task folder, a kernel file
+beside a task.py or not, a KernelBench file) resolved to the one file diagnosed, and the runner
+JSON tier 2 is given."""
 
 from __future__ import annotations
 
+import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,3 +145,22 @@ def _kernelbench_launcher(reference: Path, candidate: Path) -> Path:
     launcher = folder / f"{candidate.stem}_launch.py"
     launcher.write_text(_LAUNCHER.format(reference=str(reference), candidate=str(candidate)))
     return launcher
+
+
+def load_runner_json(path: Path) -> tuple[dict | None, dict | None]:
+    """(bench, profile) answers of the runner from one file: either one, both, or a list."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DiagnosisError(f"Cannot read runner JSON {path} ({type(exc).__name__}); pass the "
+                             "output of `python -m diagnose.runner bench` or `profile`.") from None
+    if isinstance(data, dict):
+        parts = [data.get("bench"), data.get("profile"), data]
+    else:
+        parts = data if isinstance(data, list) else []
+    bench = next((p for p in parts if isinstance(p, dict) and "points" in p), None)
+    profile = next((p for p in parts if isinstance(p, dict) and "counters" in p), None)
+    if bench is None and profile is None:
+        raise DiagnosisError(f"{path} is neither a runner bench answer (no 'points') nor a "
+                             "profile answer (no 'counters'); see docs/runner.md.")
+    return bench, profile

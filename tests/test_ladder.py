@@ -451,3 +451,15 @@ def test_cli_unknown_target_is_one_line_on_stderr(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.strip().count("\n") == 0
     assert proc.stderr.startswith("passwise: No task or file 'no_such_task'")
+
+
+def test_cli_runner_json_that_is_not_a_runner_answer_is_one_sentence(tasks, tmp_path):
+    bad = tmp_path / "bench.json"
+    bad.write_text(json.dumps({"hello": "world"}))
+    env = dict(os.environ, PASSWISE_HOME=str(tmp_path / "home"))
+    proc = subprocess.run([sys.executable, "-m", "passwise", "diagnose", str(tasks / "vadd"),
+                           "--runner-json", str(bad)],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().count("\n") == 0
+    assert "is neither a runner bench answer" in proc.stderr
