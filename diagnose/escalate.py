@@ -154,7 +154,7 @@ def escalate(kb: KnowledgeBase, registry: PassRegistry, *, symptom: str,
     passages = relevant(ranked, q)[:k]
     verdict, reason = _verdict(passages, q, backend)
     top = deciding_passage(passages)
-    rewrite = (choose_rewrite(q.route, top, backend, q.pass_arg) if passages
+    rewrite = (choose_rewrite(q.route, passages, backend, q.pass_arg) if passages
                else Rewrite("", basis="none"))
     version = kernel_compiler_version if kernel_compiler_version is not None else installed_version(backend)
     index = check_index(passages, version, q.record.source if q.record else "")

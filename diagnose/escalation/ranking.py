@@ -8,7 +8,7 @@ predicate). A line counts fully only when it mentions one of the symptom's focus
     score = retrieval + condition + provenance
 
 retrieval: the fused reciprocal-rank score of the searches that found it, scaled to (0, 1];
-condition: the weight of its best deciding line (0 when none, up to ~2.2);
+condition: the weight of its best deciding line (0 when none, up to ~2.5);
 provenance: 0.5 for the pass's own definition or implementation, 0.3 for an analysis it
 consults or the pipeline file that adds it, 0 for an unfiltered search.
 """
@@ -24,6 +24,7 @@ PROVENANCE_BONUS = {"pass": 0.5, "impl": 0.5, "analysis": 0.3, "pipeline": 0.3, 
 FOCUS_BONUS = 1.0
 UNFOCUSED_FACTOR = 0.4  # a branch on something else: probably not the one that decided
 MULTI_KIND_BONUS = 0.2
+EXTRA_TERM_BONUS, MAX_EXTRA_TERMS = 0.1, 3  # `min(maxMultiple, maxContig)` reads two facts
 
 # What makes a line (or an `if` with its one-line body) a deciding branch, and how much.
 KINDS: tuple[tuple[str, re.Pattern[str], float], ...] = (
@@ -100,12 +101,21 @@ def _starts_word(text: str, i: int) -> bool:
     return i == 0 or not text[i - 1].isalpha() or text[i].isupper()
 
 
-def focus_term(text: str, focus: list[str]) -> str:
-    """The first focus term a piece of code mentions, or ''."""
+def focus_terms(text: str, focus: list[str]) -> list[str]:
+    """The focus terms a piece of code mentions, in focus order, counting overlapping terms
+    ('contiguity', 'contig') once."""
+    found: list[str] = []
     for term in focus:
         if any(_starts_word(text, m.start()) for m in _term_pattern(term).finditer(text)):
-            return term
-    return ""
+            if not any(term.lower() in f.lower() or f.lower() in term.lower() for f in found):
+                found.append(term)
+    return found
+
+
+def focus_term(text: str, focus: list[str]) -> str:
+    """The first focus term a piece of code mentions, or ''."""
+    found = focus_terms(text, focus)
+    return found[0] if found else ""
 
 
 def _statements(body: list[str]) -> list[tuple[int, str]]:
@@ -138,6 +148,9 @@ def deciding_lines(chunk: Chunk, focus: list[str]) -> list[DecidingLine]:
         weight += MULTI_KIND_BONUS if len(kinds) > 1 else 0.0
         term = focus_term(code, focus)
         weight = weight + FOCUS_BONUS if term else weight * UNFOCUSED_FACTOR
+        if term:
+            extra = len(focus_terms(code, focus)) - 1
+            weight += EXTRA_TERM_BONUS * min(extra, MAX_EXTRA_TERMS)
         found.append(DecidingLine(chunk.start_line + offset, body[offset].strip()[:240],
                                   kinds, term, round(weight, 3)))
     return sorted(found, key=lambda d: (-d.weight, d.line))

@@ -11,6 +11,8 @@ from kb.passes import PassRecord
 from .ranking import Passage
 from .symptoms import SymptomRoute
 
+RULE_DEPTH = 3  # deciding passages a rule may be matched against
+
 
 @dataclass
 class Rewrite:
@@ -20,6 +22,7 @@ class Rewrite:
     hint: str = ""
     basis: str = ""  # "condition" (a rule matched the deciding line) | "table" | "none"
     matched_term: str = ""
+    where: str = ""  # path:line of the deciding line that chose the family
     card_id: str = ""
     card_path: str = ""
     card_rewrite: str = ""
@@ -52,16 +55,19 @@ def _card_for(family: str, backend: str, pass_arg: str,
     return next((c for c in pool if pass_arg in c.passes), pool[0] if pool else None)
 
 
-def choose_rewrite(route: SymptomRoute, passage: Passage | None, backend: str, pass_arg: str,
+def choose_rewrite(route: SymptomRoute, passages: list[Passage], backend: str, pass_arg: str,
                    cards: list[PatternCard] | None = None) -> Rewrite:
-    """The first rule whose terms the deciding line mentions; else the table's family."""
+    """The first rule whose terms a deciding line mentions (best deciding passages first, at
+    most RULE_DEPTH of them); else the table's family."""
     rw = Rewrite(route.family, basis="table" if route.family else "none")
-    if passage is not None and passage.deciding is not None:
-        for rule in route.rewrites:
-            term = rule.matches(passage.deciding.text)
-            if term:
-                rw = Rewrite(rule.family, rule.hint, "condition", term)
-                break
+    deciding = [p for p in passages if p.deciding and p.deciding.term][:RULE_DEPTH]
+    for passage in deciding:
+        rule, term = next(((r, t) for r in route.rewrites
+                           if (t := r.matches(passage.deciding.text))), (None, ""))
+        if rule is not None:
+            rw = Rewrite(rule.family, rule.hint, "condition", term,
+                         where=f"{passage.path}:{passage.deciding.line}")
+            break
     if not rw.hint:
         rw.hint = next((r.hint for r in route.rewrites if r.family == rw.family), "")
     card = _card_for(rw.family, backend, pass_arg, cards) if rw.family else None
@@ -108,7 +114,7 @@ def build_chain(symptom: str, route: SymptomRoute, route_source: str, record: Pa
     if rewrite.family:
         ev = [f"card {rewrite.card_id} ({rewrite.card_path})" if rewrite.card_id
               else "no pattern card has this family"]
-        ev.append(f"the deciding line mentions '{rewrite.matched_term}'"
+        ev.append(f"the deciding line {rewrite.where} mentions '{rewrite.matched_term}'"
                   if rewrite.basis == "condition" else "the symptom table's default family")
         chain.append(ChainLink("rewrite", f"{rewrite.family}: {rewrite.hint}".rstrip(": "), ev))
     return chain
