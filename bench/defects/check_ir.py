@@ -26,10 +26,9 @@ from diagnose.ir.errors import IRCaptureError  # noqa: E402
 
 # Sizes at which the defect (and its absence in fixed.py) is visible and inputs stay cheap on CPU:
 # small tiles give 1 element per thread and hide vector width; ragged n is the add-ragged defect.
-CAPTURE_SIZE = {"add-ragged-mask-scalar": "ragged", "gelu-block-64": "large"}
+CAPTURE_SIZE = {"add-ragged-mask-scalar": "ragged", "rope-split-halves": "small"}
 DEFAULT_CAPTURE_SIZE = "large"
-CHEAP_SMALL = {"mean-scalar-element-loop", "ascend-embedding-vector-id", "ascend-fft-strided-mask",
-               "ascend-geglu-div-mod"}
+CHEAP_SMALL = {"ascend-embedding-vector-id", "ascend-fft-strided-mask", "ascend-geglu-div-mod"}
 
 
 @dataclass

@@ -59,7 +59,7 @@ def time_case(case, size: str, rep_ms: float) -> dict:
     """Verify and time slow and fixed of one case; every failure is recorded, never raised."""
     row = {"case": case.name, "task": case.task, "size": size, "backend": case.backend}
     if case.backend != "cuda":
-        return {**row, "status": "skipped", "why": "Ascend case: timed on an NPU, not here"}
+        return {**row, "status": "skipped", "why": "Ascend case: timed on an NPU, not here", "seconds": 0.0}
     started = time.perf_counter()
     try:
         task = load(case.task_dir / "task.py", f"task_{case.name}")
