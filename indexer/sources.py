@@ -103,7 +103,7 @@ def _git_snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
             repo = git.Repo(dest)
             repo.git.remote("set-url", "origin", origin)
             log(f"fetching {spec.name} from {origin}")
-            repo.remotes.origin.fetch(["+refs/heads/*:refs/heads/*", "--tags", "--prune"],
+            repo.remotes.origin.fetch("+refs/heads/*:refs/heads/*", tags=True, prune=True,
                                       progress=progress)
         else:
             log(f"cloning {spec.name} from {origin}")

@@ -18,6 +18,10 @@ def TritonGPUCoalesce : Pass<"tritongpu-coalesce", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::triton::gpu::TritonGPUDialect"];
 }
 
+def TritonGPURemoveLayoutConversions : Pass<"tritongpu-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "remove superfluous layout conversions";
+}
+
 def TritonGPUPipeline : Pass<"tritongpu-pipeline", "mlir::ModuleOp"> {
   let summary = "software pipelining of loops with async copies";
   let options = [
@@ -108,6 +112,24 @@ tt.func @store_vec(%arg0: !tt.ptr<f32>) {
 }
 '''
 
+BINDINGS_CC = '''\
+void init_triton_passes_ttgpuir(py::module &&m) {
+  using namespace mlir::triton::gpu;
+  ADD_PASS_WRAPPER_0("add_coalesce", createTritonGPUCoalesce);
+  ADD_PASS_WRAPPER_0("add_remove_layout_conversions", createTritonGPURemoveLayoutConversions);
+  ADD_PASS_WRAPPER_0("add_pipeline", createTritonGPUPipeline);
+}
+void init_triton_passes(py::module &&m) {
+  init_triton_passes_ttgpuir(m.def_submodule("ttgpuir"));
+}
+'''
+
+MAIN_CC = '''\
+PYBIND11_MODULE(libtriton, m) {
+  init_triton_passes(m.def_submodule("passes"));
+}
+'''
+
 ASCEND_MD = '''\
 # Ascend memory
 
@@ -137,7 +159,9 @@ def make_compiler_repo(root: Path) -> tuple[git.Repo, str]:
         "include/Passes.td": PASSES_TD,
         "lib/Coalesce.cpp": COALESCE_CPP,
         "lib/Pipeline.cpp": PIPELINE_CPP,
-        "backend/compiler.py": COMPILER_PY,
+        "third_party/nvidia/backend/compiler.py": COMPILER_PY,
+        "python/src/passes.cc": BINDINGS_CC,
+        "python/src/main.cc": MAIN_CC,
         "docs/guide.md": GUIDE_MD,
         "test/coalesce.mlir": LIT_MLIR,
         "third_party/ascend/docs/memory.md": ASCEND_MD,

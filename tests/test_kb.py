@@ -49,7 +49,7 @@ def test_index_git_source_through_a_mirror_records_commit_and_permalinks(tmp_pat
     report = index_corpus(kb, corpus, mirrors=mirrors, progress=QUIET)
     src = report.sources[0]
     assert src.status == "indexed" and src.version == sha
-    assert src.files_seen == 7  # build/ is excluded by default
+    assert src.files_seen == 9  # build/ is excluded by default
     assert "build/generated.cpp" not in _paths(kb)
     hit = kb.search("getVectorWidth contiguity divisibility", k=1)[0]
     assert hit.chunk.path == "lib/Coalesce.cpp"
