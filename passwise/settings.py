@@ -19,8 +19,8 @@ class Settings:
     model: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_EMBED_MODEL") or None)
     mirrors: list[str] = field(default_factory=list)
     # One interpreter per backend: triton and triton-ascend both install the module `triton`.
-    python_cuda: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_PYTHON_CUDA") or None)
-    python_ascend: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_PYTHON_ASCEND") or None)
+    python_cuda: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_CUDA_PYTHON") or None)
+    python_ascend: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_ASCEND_PYTHON") or None)
     llm_base_url: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL") or None)
     llm_model: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_LLM_MODEL") or None)
     llm_api_key: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or None)
