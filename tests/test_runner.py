@@ -44,6 +44,7 @@ def cli(*args: str) -> tuple[int, dict]:
 
 # --- verify: real runs in a child process -----------------------------------------------------
 
+@pytest.mark.slow
 def test_baseline_passes_every_seed_and_dtype_in_the_interpreter():
     v = verify(VECADD, str(FIX / "vecadd" / "baseline.py"), VerifyOptions(seeds=2, device="cpu"))
     assert v.verdict == "pass", v.cause
@@ -65,6 +66,7 @@ def test_segfaulting_candidate_becomes_a_crash_verdict_not_a_dead_runner():
     assert "SIGSEGV" in v.cause and "size small" in v.cause
 
 
+@pytest.mark.slow
 def test_hanging_candidate_is_killed_and_reported_as_timeout():
     v = verify(VECADD, str(BAD / "hang.py"), quick(timeout_s=3.0))
     assert v.verdict == "timeout"
@@ -121,6 +123,7 @@ def test_task_missing_meta_keys_is_a_bad_task_naming_them(tmp_path):
     assert "META lacks level, deterministic" in v.cause
 
 
+@pytest.mark.slow
 def test_kernelbench_file_is_read_as_a_one_size_task_and_modelnew_verified():
     spec = find_task(str(FIX / "kernelbench_relu.py"))
     assert (spec.kind, spec.sizes, spec.tol("float32")) == ("kernelbench", ["default"], {"atol": 1e-2, "rtol": 1e-2})
@@ -193,6 +196,17 @@ def test_bench_on_cpu_times_candidate_and_eager_and_marks_ceilings_unmeasured():
     assert cand.status == "ok" and cand.method == "perf_counter" and cand.p20_ms <= cand.median_ms <= cand.p80_ms
     assert cand.roofline["gbps"] > 0 and cand.roofline["pct_of_bound_ceiling"] is None
     assert report.ceilings["measured"] is False and "interpreter" in report.notes[0]
+
+
+@pytest.mark.slow
+def test_bench_carries_on_with_the_references_after_the_candidate_kills_its_child():
+    report = bench(VECADD, str(BAD / "segfault.py"),
+                   BenchOptions(device="cpu", compile=False, rep_ms=2, warmup_ms=1, sizes=["small", "ragged"]))
+    small, ragged = report.points
+    assert small.impls["candidate"].status == "crash" and "SIGSEGV" in small.impls["candidate"].cause
+    assert ragged.impls["candidate"].status == "skipped"
+    assert small.impls["eager"].status == ragged.impls["eager"].status == "ok"
+    assert small.impls["eager"].median_ms > 0 and small.candidate_vs_eager is None
 
 
 def test_bench_and_profile_on_cuda_fail_with_one_sentence_on_a_cpu_host():
