@@ -262,13 +262,19 @@ def classify(exc: BaseException, item: WorkItem) -> dict:
     return {"status": status, "cause": cause, "traceback": tb}
 
 
-def _status_of(exc: BaseException, text: str) -> str:
-    from triton.compiler.errors import CompilationError
-    from triton.runtime.errors import OutOfResources, PTXASError
+def _compile_error_types() -> tuple[type, ...]:
+    """Triton's compile-time exceptions; looked up by name since triton-ascend lacks some."""
+    import triton.compiler.errors as cerr
+    import triton.runtime.errors as rerr
 
+    names = (("CompilationError", cerr), ("OutOfResources", rerr), ("PTXASError", rerr))
+    return tuple(getattr(mod, n) for n, mod in names if hasattr(mod, n))
+
+
+def _status_of(exc: BaseException, text: str) -> str:
     if isinstance(exc, TaskError):
         return "bad_task"
-    if isinstance(exc, CompilationError | OutOfResources | PTXASError) or _interpreter_compile_error(exc):
+    if isinstance(exc, _compile_error_types()) or _interpreter_compile_error(exc):
         return "compile_error"
     lowered = text.lower()
     if "out of memory" in lowered:
@@ -280,9 +286,10 @@ def _status_of(exc: BaseException, text: str) -> str:
 
 def _interpreter_compile_error(exc: BaseException) -> bool:
     """In the interpreter, what the compiler would reject is raised from triton/language/ checks."""
-    from triton.runtime.errors import InterpreterError
+    import triton.runtime.errors as rerr
 
-    if not isinstance(exc, InterpreterError) or exc.__cause__ is None:
+    interp = getattr(rerr, "InterpreterError", None)
+    if interp is None or not isinstance(exc, interp) or exc.__cause__ is None:
         return False
     frames = traceback.extract_tb(exc.__cause__.__traceback__)
     return bool(frames) and f"triton{os.sep}language{os.sep}" in frames[-1].filename
