@@ -32,8 +32,8 @@ def make_inputs(size: str, device: str = "cpu", seed: int = 0, dtype: str | None
 
 
 def reference(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    y = x.float() @ w.float() + b.float()
-    return torch.nn.functional.gelu(y, approximate="tanh").to(x.dtype)
+    # The natural torch code: matmul in the input dtype (fp32 accumulation), then the epilogue.
+    return torch.nn.functional.gelu(x @ w + b, approximate="tanh")
 
 
 def cost(size: str, dtype: str | None = None) -> dict:

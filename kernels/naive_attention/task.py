@@ -31,8 +31,8 @@ def make_inputs(size: str, device: str = "cpu", seed: int = 0, dtype: str | None
 
 
 def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
-    scores = q.float() @ k.float().transpose(-1, -2) / q.shape[-1] ** 0.5
-    return (torch.softmax(scores, dim=-1) @ v.float()).to(q.dtype)
+    scores = (q @ k.transpose(-1, -2)) / q.shape[-1] ** 0.5
+    return torch.softmax(scores, dim=-1) @ v
 
 
 def cost(size: str, dtype: str | None = None) -> dict:
