@@ -97,6 +97,10 @@ def main(argv: list[str]) -> int:
     device = spec["device"]
     out = open(argv[1], "a", buffering=1)  # noqa: SIM115 - line-buffered, lives as long as we do
     ctx = _Context(device)
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        from diagnose.runner.interpreter import patch_interpreter
+
+        patch_interpreter()
     _emit(out, {"event": "hello", "device_info": _device_info(device)})
     for index, raw in enumerate(spec["items"]):
         item = WorkItem(**raw)
