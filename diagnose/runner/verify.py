@@ -77,14 +77,17 @@ def pick_sizes(task: TaskSpec, requested: list[str] | None, device: str) -> list
 
 
 def pick_dtypes(task: TaskSpec, requested: list[str] | None, device: str = "cuda") -> list[str]:
-    """All the task's dtypes on a device; on the CPU only the default one, because the
-    interpreter computes bfloat16 arithmetic on raw bit patterns (numpy has no bfloat16)."""
+    """All the task's dtypes on a device; on the CPU bfloat16 only when the task has nothing
+    else, because the interpreter computes bfloat16 arithmetic on raw bit patterns (numpy has
+    no bfloat16)."""
     if requested:
         unknown = [d for d in requested if d not in task.dtypes]
         if unknown:
             raise RunnerError(f"task {task.name} has no dtype {', '.join(unknown)}; it has {', '.join(task.dtypes)}.")
         return requested
-    return list(task.dtypes[:1] if device == "cpu" else task.dtypes)
+    if device == "cpu":
+        return [d for d in task.dtypes if d != "bfloat16"] or list(task.dtypes[:1])
+    return list(task.dtypes)
 
 
 def verify_items(task: TaskSpec, cand: CandidateSpec, opts: VerifyOptions) -> list[WorkItem]:
