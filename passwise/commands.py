@@ -146,9 +146,12 @@ def load_registry(kb: KnowledgeBase) -> PassRegistry:
 
 
 def _describe(rec) -> str:
-    lines = [f"{rec.argument}  ({rec.def_name}, {rec.backend})", f"  {rec.summary}"]
-    if rec.td_path:
-        lines.append(f"  defined in {rec.td_path}")
+    named = f" ({rec.def_name})" if rec.def_name else ""
+    lines = [f"{rec.argument}{named}  backend {rec.backend}, link {rec.link_quality}"]
+    if rec.summary:
+        lines.append(f"  {rec.summary}")
+    lines.append(f"  defined in {rec.td_path}" if rec.td_path else
+                 "  no TableGen definition indexed (index the compiler source for it)")
     for a in rec.impl_anchors[:6]:
         lines.append(f"  implemented in {a.path}:{a.start_line}-{a.end_line} {a.symbol}")
     for p in rec.pipeline_positions:
