@@ -13,6 +13,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
+from diagnose.escalation.facts import KernelFacts, kernel_facts
 from diagnose.escalation.freshness import IndexCheck, check_index, installed_version
 from diagnose.escalation.llm import LLMConfig, LLMSummary, summarise
 from diagnose.escalation.question import EscalationError, Question, build_question
@@ -35,7 +36,7 @@ MIN_DEPTH = 12  # hits per search before ranking; the deciding chunk is rarely t
 CONFIDENCE = {("answered", "condition"): 0.85, ("answered", "table"): 0.7,
               ("no-condition", "table"): 0.4, ("no-condition", "none"): 0.3}
 
-__all__ = ["Escalation", "EscalationError", "LLMConfig", "escalate", "escalation_to_tier_result",
+__all__ = ["Escalation", "EscalationError", "KernelFacts", "LLMConfig", "escalate", "kernel_facts", "escalation_to_tier_result",
            "render_text"]
 
 
@@ -141,8 +142,13 @@ def _verdict(passages: list[Passage], q: Question, backend: str) -> tuple[str, s
 def escalate(kb: KnowledgeBase, registry: PassRegistry, *, symptom: str,
              pass_name: str | None = None, backend: str, k: int = 5,
              llm: LLMConfig | None = None,
-             kernel_compiler_version: str | None = None) -> Escalation:
+             kernel_compiler_version: str | None = None,
+             kernel_facts: KernelFacts | None = None) -> Escalation:
     """Answer WHY a pass produced a symptom from the compiler's indexed source.
+
+    `kernel_facts` (optional; `diagnose.escalation.facts.kernel_facts(kir)` builds them from a
+    tier-3 capture: num_warps, dot rank and shape, unaligned integer arguments ...) lets the
+    rewrite follow the clause of the deciding branch that this kernel fails.
 
     Raises EscalationError (a KBError; one sentence with the fix) for an empty index or
     registry, an unknown pass name, an unknown backend, or a symptom that names nothing.
@@ -154,7 +160,7 @@ def escalate(kb: KnowledgeBase, registry: PassRegistry, *, symptom: str,
     passages = relevant(ranked, q)[:k]
     verdict, reason = _verdict(passages, q, backend)
     top = deciding_passage(passages)
-    rewrite = (choose_rewrite(q.route, passages, backend, q.pass_arg) if passages
+    rewrite = (choose_rewrite(q.route, passages, backend, q.pass_arg, facts=kernel_facts) if passages
                else Rewrite("", basis="none"))
     version = kernel_compiler_version if kernel_compiler_version is not None else installed_version(backend)
     index = check_index(passages, version, q.record.source if q.record else "")

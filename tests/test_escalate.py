@@ -390,3 +390,92 @@ def test_symptom_without_any_passage_is_no_passage_and_cites_nothing(compiler, l
 def test_sentence_that_names_no_symptom_or_pass_is_rejected(compiler):
     with pytest.raises(EscalationError, match="--pass"):
         _esc(compiler, "the kernel is slow")
+
+
+# ------------------------------------------------------------------ kernel facts pick the clause
+
+# The shape of a multi-clause MMA v3 legality check (written for this test, not copied).
+MMA_CHECK = "\n".join([
+    "// lib/Analysis/Mma.cpp :: canUseWarpGroupMma",
+    "bool canUseWarpGroupMma(DotOp op, int numWarps) {",
+    "  auto retShapePerCTA = getShapePerCTA(op.getType());",
+    "  auto rank = retShapePerCTA.size();",
+    "  if (rank == 3)",
+    "    return false;",
+    "  if (!(numWarps % 4 == 0 && retShapePerCTA[rank - 2] % 64 == 0))",
+    "    return false;",
+    "  return true;",
+    "}",
+])
+
+
+def _mma_passages():
+    from diagnose.escalation.ranking import Candidate, rank
+    chunk = Chunk(text=MMA_CHECK, path="lib/Analysis/Mma.cpp", start_line=1, end_line=9,
+                  kind="function", language="cpp")
+    route = next(r for r in load_routes() if r.id == "dot-without-wgmma")
+    return route, rank([Candidate("mma", chunk, fused=1.0, provenance="analysis")], route.focus)
+
+
+@pytest.mark.parametrize("facts, family, line", [
+    ({"dot_rank": 3, "num_warps": 4, "dot_m": 64, "dot_n": 64}, "layout-friendly-shapes", 4),
+    ({"dot_rank": 2, "num_warps": 2, "dot_m": 64, "dot_n": 64}, "num-warps-tuning", 6),
+    ({"dot_rank": 2, "num_warps": 4, "dot_m": 16, "dot_n": 128}, "block-size-tuning", 6),
+])
+def test_kernel_facts_pick_the_family_of_the_clause_the_kernel_fails(facts, family, line):
+    from diagnose.escalation.rewrite import choose_rewrite
+    route, passages = _mma_passages()
+    rw = choose_rewrite(route, passages, "cuda", "tritongpu-accelerate-matmul", facts=facts)
+    assert rw.family == family and rw.where == f"lib/Analysis/Mma.cpp:{line}"
+    assert "fails" in rw.kernel_check
+
+
+def test_without_facts_the_best_deciding_line_picks_the_family():
+    from diagnose.escalation.rewrite import choose_rewrite
+    route, passages = _mma_passages()
+    rw = choose_rewrite(route, passages, "cuda", "tritongpu-accelerate-matmul")
+    assert rw.basis == "condition" and rw.kernel_check == ""
+    best = passages[0].deciding
+    assert rw.where == f"lib/Analysis/Mma.cpp:{best.line}"
+
+
+def test_a_clause_the_kernel_satisfies_is_not_blamed():
+    from diagnose.escalation.rewrite import choose_rewrite
+    route, passages = _mma_passages()
+    ok = {"dot_rank": 2, "num_warps": 4, "dot_m": 64, "dot_n": 64}
+    rw = choose_rewrite(route, passages, "cuda", "tritongpu-accelerate-matmul", facts=ok)
+    assert rw.family not in ("layout-friendly-shapes", "num-warps-tuning", "block-size-tuning")
+
+
+@pytest.mark.parametrize("condition, facts, expected", [
+    ("num_warps % 4 == 0", {"num_warps": 8}, True),
+    ("num_warps % 4 == 0", {"num_warps": 2}, False),
+    ("dot_m % 64 == 0 and dot_n % 16 == 0", {"dot_m": 64, "dot_n": 8}, False),
+    ("not unaligned_mask_bounds", {"unaligned_mask_bounds": ["n"]}, False),
+    ("num_warps % 4 == 0", {"dot_rank": 2}, None),  # a missing fact: not judged
+    ("", {"num_warps": 2}, None),
+])
+def test_requires_conditions_over_kernel_facts(condition, facts, expected):
+    from diagnose.escalation.facts import holds
+    assert holds(condition, facts) is expected
+
+
+def test_kernel_facts_from_ttir_read_dot_shape_and_unaligned_mask_bound():
+    from diagnose.escalation.facts import facts_from_ttir
+    ttir = "\n".join([
+        "module {",
+        "  tt.func public @k(%x_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(#loc), "
+        "%n: i32 loc(#loc), %s: i32 loc(#loc), %m: i32 {tt.divisibility = 16 : i32} loc(#loc)) {",
+        "    %b = tt.splat %n : i32 -> tensor<64xi32> loc(#loc1)",
+        "    %mask = arith.cmpi slt, %offs, %b : tensor<64xi32> loc(#loc1)",
+        "    %o = arith.muli %i, %s : i32 loc(#loc2)",
+        "    %acc = tt.dot %a, %bb, %c, inputPrecision = tf32 : tensor<2x16x32xf16> * "
+        "tensor<2x32x64xf16> -> tensor<2x16x64xf32> loc(#loc3)",
+        "  }",
+        "}",
+    ])
+    facts = facts_from_ttir(ttir)
+    assert facts["unaligned_int_args"] == ["n", "s"]
+    assert facts["unaligned_mask_bounds"] == ["n"] and facts["unaligned_strides"] == ["s"]
+    assert (facts["dot_rank"], facts["dot_m"], facts["dot_n"], facts["dot_k"]) == (3, 16, 64, 32)
+    assert facts["dot_a_bits"] == 16 and facts["dot_tf32"] and not facts["dot_a_float32"]

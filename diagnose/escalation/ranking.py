@@ -24,7 +24,8 @@ PROVENANCE_BONUS = {"pass": 0.5, "impl": 0.5, "analysis": 0.3, "pipeline": 0.3, 
 FOCUS_BONUS = 1.0
 UNFOCUSED_FACTOR = 0.4  # a branch on something else: probably not the one that decided
 MULTI_KIND_BONUS = 0.2
-EXTRA_TERM_BONUS, MAX_EXTRA_TERMS = 0.1, 3  # `min(maxMultiple, maxContig)` reads two facts
+EXTRA_TERM_BONUS, MAX_EXTRA_TERMS = 0.1, 3
+MAX_FOCUSED = 8  # focused deciding lines kept per passage for the rewrite rules  # `min(maxMultiple, maxContig)` reads two facts
 
 # What makes a line (or an `if` with its one-line body) a deciding branch, and how much.
 KINDS: tuple[tuple[str, re.Pattern[str], float], ...] = (
@@ -78,6 +79,9 @@ class Passage:
     why: str
     deciding: DecidingLine | None = None
     text: str = field(default="", repr=False)
+    # the passage's other deciding lines on a focus term, best first: one branch may hold
+    # several clauses (rank, num_warps, shape) and kernel facts pick the one that failed
+    focused: list[DecidingLine] = field(default_factory=list)
 
     @property
     def cite(self) -> str:
@@ -197,5 +201,6 @@ def rank(candidates: list[Candidate], focus: list[str]) -> list[Passage]:
             provenance=c.provenance, found_by=c.found_by, retrieval=round(retrieval, 4),
             condition=condition,
             score=round(retrieval + condition + PROVENANCE_BONUS[c.provenance], 4),
-            why=_why(ch.kind, best, c.provenance), deciding=best, text=ch.text))
+            why=_why(ch.kind, best, c.provenance), deciding=best, text=ch.text,
+            focused=[d for d in lines if d.term][:MAX_FOCUSED]))
     return sorted(out, key=lambda p: (-p.score, p.path, p.start_line))

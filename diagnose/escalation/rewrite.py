@@ -3,13 +3,15 @@ cards), and the chain symptom -> pass -> condition -> rewrite with the evidence 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from diagnose.triage import PatternCard, load_cards
 from kb.passes import PassRecord
 
-from .ranking import Passage
-from .symptoms import SymptomRoute
+from .facts import KernelFacts, holds
+from .ranking import DecidingLine, Passage
+from .symptoms import RewriteRule, SymptomRoute
 
 RULE_DEPTH = 3  # deciding passages a rule may be matched against
 
@@ -26,6 +28,7 @@ class Rewrite:
     card_id: str = ""
     card_path: str = ""
     card_rewrite: str = ""
+    kernel_check: str = ""  # the clause of the branch the kernel's facts fail, when known
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -55,19 +58,51 @@ def _card_for(family: str, backend: str, pass_arg: str,
     return next((c for c in pool if pass_arg in c.passes), pool[0] if pool else None)
 
 
+def _fact_values(condition: str, facts: KernelFacts) -> str:
+    names = sorted({n for n in facts if re.search(rf"\b{re.escape(n)}\b", condition)})
+    return ", ".join(f"{n}={facts[n]}" for n in names)
+
+
+def _by_facts(route: SymptomRoute, deciding: list[Passage], facts: KernelFacts
+              ) -> tuple[RewriteRule, str, Passage, DecidingLine, str] | None:
+    """The first clause (a focused deciding line matched by a rule with `requires`) that this
+    kernel fails, best passages and lines first."""
+    for passage in deciding:
+        for line in passage.focused or [passage.deciding]:
+            for rule in route.rewrites:
+                term = rule.matches(line.text) if rule.requires else None
+                if term and holds(rule.requires, facts) is False:
+                    why = f"the kernel fails `{rule.requires}` ({_fact_values(rule.requires, facts)})"
+                    return rule, term, passage, line, why
+    return None
+
+
+def _by_terms(route: SymptomRoute, deciding: list[Passage], facts: KernelFacts | None
+              ) -> tuple[RewriteRule, str, Passage, DecidingLine, str] | None:
+    """The first rule whose terms the best deciding line mentions; a rule whose `requires` the
+    kernel is known to satisfy is skipped (that clause passed, so it did not decide)."""
+    for passage in deciding:
+        line = passage.deciding
+        for rule in route.rewrites:
+            term = rule.matches(line.text)
+            if term and holds(rule.requires, facts or {}) is not True:
+                return rule, term, passage, line, ""
+    return None
+
+
 def choose_rewrite(route: SymptomRoute, passages: list[Passage], backend: str, pass_arg: str,
-                   cards: list[PatternCard] | None = None) -> Rewrite:
-    """The first rule whose terms a deciding line mentions (best deciding passages first, at
-    most RULE_DEPTH of them); else the table's family."""
+                   cards: list[PatternCard] | None = None,
+                   facts: KernelFacts | None = None) -> Rewrite:
+    """The rule for the clause the kernel fails (with kernel facts), else the first rule whose
+    terms a deciding line mentions (best deciding passages first, at most RULE_DEPTH of them);
+    else the table's family."""
     rw = Rewrite(route.family, basis="table" if route.family else "none")
     deciding = [p for p in passages if p.deciding and p.deciding.term][:RULE_DEPTH]
-    for passage in deciding:
-        rule, term = next(((r, t) for r in route.rewrites
-                           if (t := r.matches(passage.deciding.text))), (None, ""))
-        if rule is not None:
-            rw = Rewrite(rule.family, rule.hint, "condition", term,
-                         where=f"{passage.path}:{passage.deciding.line}")
-            break
+    found = (_by_facts(route, deciding, facts) if facts else None) or _by_terms(route, deciding, facts)
+    if found is not None:
+        rule, term, passage, line, why = found
+        rw = Rewrite(rule.family, rule.hint, "condition", term,
+                     where=f"{passage.path}:{line.line}", kernel_check=why)
     if not rw.hint:
         rw.hint = next((r.hint for r in route.rewrites if r.family == rw.family), "")
     card = _card_for(rw.family, backend, pass_arg, cards) if rw.family else None
@@ -116,5 +151,7 @@ def build_chain(symptom: str, route: SymptomRoute, route_source: str, record: Pa
               else "no pattern card has this family"]
         ev.append(f"the deciding line {rewrite.where} mentions '{rewrite.matched_term}'"
                   if rewrite.basis == "condition" else "the symptom table's default family")
+        if rewrite.kernel_check:
+            ev.append(rewrite.kernel_check)
         chain.append(ChainLink("rewrite", f"{rewrite.family}: {rewrite.hint}".rstrip(": "), ev))
     return chain

@@ -32,6 +32,9 @@ class RewriteRule:
     terms: list[str]
     family: str
     hint: str = ""
+    # what the kernel must satisfy for this clause of the branch to pass, over kernel facts
+    # (diagnose/escalation/facts.py), e.g. "num_warps % 4 == 0"; '' when no fact decides it
+    requires: str = ""
 
     def matches(self, line: str) -> str | None:
         """The first term the line contains, or None."""

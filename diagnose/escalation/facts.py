@@ -1,0 +1,143 @@
+"""Kernel facts for tier 4: what one compiled launch specialised (num_warps, dot shapes, which
+integer arguments lack divisibility, loop kinds), read from a tier-3 capture, and a tiny
+evaluator for the `requires` conditions of the symptom table's rewrite rules.
+
+A deciding branch such as `numWarps % 4 == 0 && retShapePerCTA[rank - 2] % 64 == 0` has
+several clauses; the facts say which clause this kernel fails, so the rewrite matches it.
+
+Keys of the facts dict (all optional; a rule whose condition names a missing key is not judged):
+  num_warps, num_stages       launch options
+  constexprs                  {name: value} of the specialisation (not used by conditions)
+  dot_rank, dot_m, dot_n, dot_k, dot_a_bits, dot_a_float32, dot_tf32
+                              of the first tt.dot (result shape [.., m, n], operand A's element)
+  unaligned_int_args          integer arguments without tt.divisibility
+  unaligned_mask_bounds       those of them a mask compares against (cmpi after splat)
+  unaligned_strides           those of them multiplied into offsets (muli)
+  while_loops, for_loops      counts of scf.while / scf.for in the TTIR
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from typing import Any
+
+KernelFacts = dict[str, Any]
+
+_DOT = re.compile(r"=\s*tt\.dot\s+(?P<args>.*?):\s*tensor<(?P<a>[^>]*)>\s*\*\s*tensor<[^>]*>\s*->\s*"
+                  r"tensor<(?P<c>[^>]*)>")
+_ARG = re.compile(r"%(?P<name>\w+):\s*(?P<type>i32|i64)(?P<attrs>\s*\{[^}]*\})?")
+_SPLAT = re.compile(r"(?P<out>%[\w.]+)\s*=\s*tt\.splat\s+%(?P<src>\w+)\s*:")
+_CMP = re.compile(r"=\s*arith\.cmpi\s+\w+,\s*(?P<a>%[\w.]+),\s*(?P<b>%[\w.]+)")
+_MUL = re.compile(r"=\s*arith\.muli\s+(?P<a>%[\w.]+),\s*(?P<b>%[\w.]+)")
+_ELEM_BITS = re.compile(r"[a-z]+(?P<bits>\d+)")
+
+
+def _shape(tensor: str) -> tuple[list[int], str]:
+    """'2x64x32xf16' -> ([2, 64, 32], 'f16')."""
+    parts = tensor.split(",")[0].strip().split("x")
+    dims = [int(p) for p in parts[:-1] if p.isdigit()]
+    return dims, parts[-1]
+
+
+def dot_facts(ttir: str) -> KernelFacts:
+    """Rank, result shape and operand type of the first tt.dot of a TTIR module."""
+    m = _DOT.search(ttir)
+    if m is None:
+        return {}
+    a_dims, a_elem = _shape(m.group("a"))
+    c_dims, _ = _shape(m.group("c"))
+    bits = _ELEM_BITS.search(a_elem)
+    return {"dot_rank": len(c_dims), "dot_m": c_dims[-2], "dot_n": c_dims[-1], "dot_k": a_dims[-1],
+            "dot_a_bits": int(bits.group("bits")) if bits else 0,
+            "dot_a_float32": a_elem == "f32", "dot_tf32": "inputPrecision = tf32" in m.group("args")
+            or "inputPrecision" not in m.group("args")}
+
+
+def argument_facts(ttir: str) -> KernelFacts:
+    """Integer arguments without tt.divisibility, and what the kernel does with them."""
+    head = ttir[ttir.find("tt.func"):]
+    head = head[: head.find("{\n")] if "{\n" in head else head.split("\n", 1)[0]
+    unaligned = [m.group("name") for m in _ARG.finditer(head)
+                 if "tt.divisibility" not in (m.group("attrs") or "")]
+    # a value stands for an argument when it is the argument or a splat of it
+    stands_for = {f"%{a}": a for a in unaligned}
+    for m in _SPLAT.finditer(ttir):
+        if m.group("src") in unaligned:
+            stands_for[m.group("out")] = m.group("src")
+    compared = {stands_for[v] for m in _CMP.finditer(ttir) for v in (m["a"], m["b"]) if v in stands_for}
+    multiplied = {stands_for[v] for m in _MUL.finditer(ttir) for v in (m["a"], m["b"]) if v in stands_for}
+    return {"unaligned_int_args": unaligned,
+            "unaligned_mask_bounds": [a for a in unaligned if a in compared],
+            "unaligned_strides": [a for a in unaligned if a in multiplied]}
+
+
+def facts_from_ttir(ttir: str) -> KernelFacts:
+    """Every fact a TTIR module shows by itself."""
+    return {**dot_facts(ttir), **argument_facts(ttir),
+            "while_loops": ttir.count("scf.while"), "for_loops": ttir.count("scf.for ")}
+
+
+def kernel_facts(kir: Any) -> KernelFacts:
+    """The facts of one captured launch (a diagnose.ir KernelIR): options, constexprs and the
+    facts of the TTIR handed to the GPU pipeline (the input of convert-triton-to-tritongpu)."""
+    spec = kir.specialization
+    ttir = next((s.text for s in kir.stages
+                 if s.pass_arg == "convert-triton-to-tritongpu" and s.when == "before"),
+                kir.stages[0].text if kir.stages else "")
+    facts: KernelFacts = {"constexprs": dict(spec.constexprs)}
+    for key in ("num_warps", "num_stages"):
+        if spec.options.get(key) is not None:
+            facts[key] = spec.options[key]
+    return {**facts, **facts_from_ttir(ttir)}
+
+
+# ------------------------------------------------------------------ conditions over facts
+
+_OPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+        ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Mod: operator.mod, ast.Add: operator.add,
+        ast.Sub: operator.sub, ast.Mult: operator.mul, ast.In: lambda a, b: a in b,
+        ast.NotIn: lambda a, b: a not in b}
+
+
+class MissingFact(KeyError):
+    """The condition names a fact the caller did not give."""
+
+
+def _eval(node: ast.AST, facts: KernelFacts) -> Any:
+    if isinstance(node, ast.Expression):
+        return _eval(node.body, facts)
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in facts:
+            raise MissingFact(node.id)
+        return facts[node.id]
+    if isinstance(node, ast.BoolOp):
+        values = [_eval(v, facts) for v in node.values]
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _eval(node.operand, facts)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return _OPS[type(node.op)](_eval(node.left, facts), _eval(node.right, facts))
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, facts)
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            right = _eval(right_node, facts)
+            if not _OPS[type(op)](left, right):
+                return False
+            left = right
+        return True
+    raise ValueError(f"unsupported expression {ast.dump(node)[:60]}")
+
+
+def holds(condition: str, facts: KernelFacts) -> bool | None:
+    """Whether the kernel satisfies a rule's `requires` condition; None when it cannot be
+    judged (no condition, or a fact it names is missing)."""
+    if not condition or not facts:
+        return None
+    try:
+        return bool(_eval(ast.parse(condition, mode="eval"), facts))
+    except MissingFact:
+        return None
