@@ -14,6 +14,8 @@ Keys of the facts dict (all optional; a rule whose condition names a missing key
   unaligned_mask_bounds       those of them a mask compares against (cmpi after splat)
   unaligned_strides           those of them multiplied into offsets (muli)
   while_loops, for_loops      counts of scf.while / scf.for in the TTIR
+  loaded_offsets, div_rem_offsets
+                              tt.addptr offsets computed from a loaded value / from // or %
 """
 
 from __future__ import annotations
@@ -73,9 +75,38 @@ def argument_facts(ttir: str) -> KernelFacts:
             "unaligned_strides": [a for a in unaligned if a in multiplied]}
 
 
+_DEF = re.compile(r"^\s*(?P<out>%[\w.#]+)(?::\d+)?\s*=\s*(?P<op>[\w.]+)(?P<rest>.*)$")
+_VALUE = re.compile(r"%[\w.#]+")
+_DIV_REM = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui")
+
+
+def offset_facts(ttir: str) -> KernelFacts:
+    """How many tt.addptr offsets derive from a loaded value or from a division/remainder
+    (followed forward through every op, in program order)."""
+    loaded: set[str] = set()
+    divided: set[str] = set()
+    from_load = from_div = 0
+    for line in ttir.splitlines():
+        m = _DEF.match(line)
+        if m is None:
+            continue
+        used = set(_VALUE.findall(m.group("rest").split(" loc(")[0]))
+        out, op = m.group("out"), m.group("op")
+        if op == "tt.addptr":
+            operands = _VALUE.findall(m.group("rest"))
+            offset = operands[1] if len(operands) > 1 else ""
+            from_load += offset in loaded
+            from_div += offset in divided
+        if op == "tt.load" or used & loaded:
+            loaded.add(out)
+        if op in _DIV_REM or used & divided:
+            divided.add(out)
+    return {"loaded_offsets": from_load, "div_rem_offsets": from_div}
+
+
 def facts_from_ttir(ttir: str) -> KernelFacts:
     """Every fact a TTIR module shows by itself."""
-    return {**dot_facts(ttir), **argument_facts(ttir),
+    return {**dot_facts(ttir), **argument_facts(ttir), **offset_facts(ttir),
             "while_loops": ttir.count("scf.while"), "for_loops": ttir.count("scf.for ")}
 
 
