@@ -479,3 +479,16 @@ def test_kernel_facts_from_ttir_read_dot_shape_and_unaligned_mask_bound():
     assert facts["unaligned_mask_bounds"] == ["n"] and facts["unaligned_strides"] == ["s"]
     assert (facts["dot_rank"], facts["dot_m"], facts["dot_n"], facts["dot_k"]) == (3, 16, 64, 32)
     assert facts["dot_a_bits"] == 16 and facts["dot_tf32"] and not facts["dot_a_float32"]
+
+
+def test_offset_facts_follow_loaded_and_divided_values_into_addptr():
+    from diagnose.escalation.facts import offset_facts
+    ttir = "\n".join([
+        "    %id = tt.load %id_ptr : tensor<64x!tt.ptr<i32>> loc(#loc1)",
+        "    %row = arith.muli %id, %stride : tensor<64xi32> loc(#loc2)",
+        "    %p = tt.addptr %table, %row : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc3)",
+        "    %r = arith.divsi %offs, %n : tensor<64xi32> loc(#loc4)",
+        "    %q = tt.addptr %x, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc5)",
+        "    %s = tt.addptr %x, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc6)",
+    ])
+    assert offset_facts(ttir) == {"loaded_offsets": 1, "div_rem_offsets": 1}
