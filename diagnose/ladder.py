@@ -209,7 +209,13 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
     latest = ctx.evidence[-1]
     if latest.tier == 1:
         return None
-    pairs = [(h, f) for f in latest.findings for h in ctx.hypotheses() if confirms(f, h)]
+    pairs = _most_direct([(h, f) for f in latest.findings for h in ctx.hypotheses()
+                          if confirms(f, h)])
+    heavier = _heavier_unexplained(latest, pairs)
+    if heavier is not None:
+        return climb(f"Tier {latest.tier} confirms {pairs[0][0].card_id}, but the same kernel "
+                     f"shows a heavier symptom no hypothesis explains ({heavier.message}); "
+                     "the compiler source has to say why.")
     families = list(dict.fromkeys(h.rewrite_family for h, _ in pairs))
     if len(families) > 1:
         return climb(f"Tier {latest.tier} evidence fits more than one hypothesis "
@@ -221,6 +227,32 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
                     reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                            f"{hypothesis.card_id}: {fact.message}",
                     conclusion=_confirmed(ctx, hypothesis, fact, pairs))
+
+
+def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Finding]]:
+    """Where one fact confirms several hypotheses, keep the one whose mechanism the fact
+    lists first (a strided fast axis before a missing hint: no hint fixes a stride)."""
+    kept = []
+    for fact in dict.fromkeys(id(f) for _, f in pairs):
+        mine = [(h, f) for h, f in pairs if id(f) == fact]
+        order = mine[0][1].evidence.get("explains_cards") or []
+        rank = {card: i for i, card in enumerate(order)}
+        best = min(rank.get(h.card_id, len(order)) for h, _ in mine)
+        kept += [(h, f) for h, f in mine if rank.get(h.card_id, len(order)) == best]
+    return kept
+
+
+def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]]
+                         ) -> Finding | None:
+    """An IR symptom heavier than every confirmed one, in a confirmed kernel, left unexplained."""
+    if not pairs or latest.tier != 3:
+        return None
+    confirmed = {id(f) for _, f in pairs}
+    weight = max(f.evidence.get("weight", 0) for _, f in pairs)
+    kernels = {(f.location or {}).get("function") for _, f in pairs}
+    return next((f for f in latest.findings if f.kind == "ir-symptom" and id(f) not in confirmed
+                 and f.evidence.get("weight", 0) > weight
+                 and (f.location or {}).get("function") in kernels), None)
 
 
 def at_the_roofline(ctx: Context) -> Decision | None:
@@ -296,13 +328,39 @@ def confirms(fact: Finding, hypothesis: Finding) -> bool:
         return False
     explains = fact.evidence.get("explains_cards") or ([fact.card_id] if fact.card_id else [])
     same_idiom = hypothesis.card_id in explains or fact.rewrite_family == hypothesis.rewrite_family
-    return same_idiom and _same_kernel(fact, hypothesis)
+    return same_idiom and _same_kernel(fact, hypothesis) and _same_place(fact, hypothesis)
+
+
+def _launched(hypothesis: Finding) -> str | None:
+    """The kernel a launch-site hypothesis (block size, warps, stages, grid) is about."""
+    kernel = (hypothesis.evidence.get("facts") or {}).get("kernel")
+    return kernel if isinstance(kernel, str) else None
 
 
 def _same_kernel(fact: Finding, hypothesis: Finding) -> bool:
     a = (fact.location or {}).get("function")
-    b = (hypothesis.location or {}).get("function")
+    b = _launched(hypothesis) or (hypothesis.location or {}).get("function")
     return not a or not b or a == b
+
+
+def _same_place(fact: Finding, hypothesis: Finding) -> bool:
+    """A symptom pinned to source lines confirms an in-kernel hypothesis only when one of those
+    lines lies in the hypothesis' statement (or is an access whose address uses what that
+    statement assigns) and is explained there by its card; a launch-site
+    hypothesis is about the whole kernel, so any line of the symptom will do."""
+    line_cards = fact.evidence.get("line_cards") or {}
+    if not line_cards:
+        return True
+    if _launched(hypothesis):
+        return any(hypothesis.card_id in cards for cards in line_cards.values())
+    loc = hypothesis.location or {}
+    first = loc.get("line")
+    if first is None:
+        return True
+    last = loc.get("end_line") or first
+    reaches = set(loc.get("reaches") or [])
+    return any((first <= int(line) <= last or int(line) in reaches)
+               and hypothesis.card_id in cards for line, cards in line_cards.items())
 
 
 # ---------------------------------------------------------------- conclusions

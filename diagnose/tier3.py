@@ -16,7 +16,7 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 # One card: the symptom alone names the rewrite family. Several: a tier-1 hypothesis (or
 # tier 4) has to say which of them is at work in this kernel.
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
-    "scalar-global-loads": ("cuda-runtime-stride-no-hints", "cuda-strided-fast-axis",
+    "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "cuda-scalar-element-loop", "cuda-div-mod-index",
                             "cuda-int64-index"),
     "convert-layout-survives": ("cuda-layout-conversion-churn", "cuda-reduce-strided-axis",
@@ -26,9 +26,31 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills",),
     "int64-index-arith": ("cuda-int64-index",),
+    "global-atomics": ("cuda-atomic-reduction",),
     "discrete-mask-to-select": ("ascend-strided-fast-axis", "ascend-discrete-gather"),
     "unstructured-access-fallback": ("ascend-scalar-element-loop", "ascend-discrete-gather",
                                      "ascend-div-mod-unstructured", "ascend-strided-fast-axis"),
+}
+
+# When the IR shows *why* (a symptom's mechanism, per source line), only the idioms that
+# produce that mechanism explain it. A strided fast axis comes before a missing hint: with a
+# unit-stride axis, a hint widens the access; with a strided one, no hint can.
+MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
+    "scalar-pointer": ("cuda-scalar-element-loop",),
+    "tile-within-threads": ("common-block-size", "cuda-num-warps-exceed-tile"),
+    "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
+    "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
+    "atomic-accumulate": ("cuda-atomic-reduction",),
+}
+# Symptoms whose one idiom does not depend on the captured size: a single-card finding of
+# these is enough on its own (spills of a huge tile, atomics on one address).
+STANDALONE_SYMPTOMS = ("register-spills", "global-atomics")
+# How much of a kernel's time a symptom usually costs, for choosing what to explain first:
+# a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
+SYMPTOM_WEIGHT: dict[str, int] = {
+    "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
+    "global-atomics": 3, "unstructured-access-fallback": 3, "scalar-global-loads": 2,
+    "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
 }
 
 
@@ -36,24 +58,56 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
                  card_families: dict[str, str], elapsed_s: float = 0.0) -> TierResult:
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family."""
     findings = [_finding(s, capture, card_families) for s in symptoms]
-    return TierResult(TIER, TIER_NAME, findings, sufficient=False,
-                      reason=_reason(capture, findings), elapsed_s=round(elapsed_s, 4))
+    standalone = _standalone(findings)
+    reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
+              "away." if standalone else _reason(capture, findings))
+    return TierResult(TIER, TIER_NAME, findings, sufficient=standalone is not None,
+                      reason=reason, elapsed_s=round(elapsed_s, 4))
+
+
+def _standalone(findings: list[Finding]) -> Finding | None:
+    """The one heaviest finding that names its family on its own, if it is the heaviest."""
+    symptoms = [f for f in findings if f.kind == "ir-symptom"]
+    if not symptoms:
+        return None
+    top = max(symptoms, key=lambda f: f.evidence["weight"])
+    alone = (top.evidence["symptom"] in STANDALONE_SYMPTOMS and top.rewrite_family
+             and sum(f.evidence["weight"] >= top.evidence["weight"] for f in symptoms) == 1)
+    return top if alone else None
+
+
+def _cards(symptom: Symptom, card_families: dict[str, str]) -> tuple[list[str], dict[str, list]]:
+    """The cards that explain `symptom`, and per source line the cards that explain it there."""
+    if not symptom.mechanisms:
+        return [c for c in SYMPTOM_CARDS.get(symptom.id, ()) if c in card_families], {}
+    by_line: dict[str, list[str]] = {}
+    for mechanism, lines in symptom.mechanisms.items():
+        for line in lines:
+            by_line.setdefault(str(line), []).extend(
+                c for c in MECHANISM_CARDS.get(mechanism, ()) if c in card_families)
+    order = [c for m in MECHANISM_CARDS.values() for c in m]
+    cards = sorted({c for cs in by_line.values() for c in cs}, key=order.index)
+    return cards, {line: sorted(set(cs), key=order.index) for line, cs in by_line.items()}
 
 
 def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]) -> Finding:
     if symptom.id == "compile-failure":
         return _failure_finding(symptom, capture)
     kernel = next((k for k in capture.kernels if k.kernel == symptom.kernel), None)
-    cards = [c for c in SYMPTOM_CARDS.get(symptom.id, ()) if c in card_families]
+    cards, line_cards = _cards(symptom, card_families)
     families = list(dict.fromkeys(card_families[c] for c in cards))
     only = families[0] if len(families) == 1 else ""
+    lines = sorted({int(n) for ns in symptom.mechanisms.values() for n in ns})
     return Finding(
         tier=TIER, kind="ir-symptom", card_id=cards[0] if only else "", rewrite_family=only,
         message=f"{symptom.summary} (pass {symptom.pass_arg})", confidence=SYMPTOM_CONFIDENCE,
         location={"path": kernel.file if kernel else capture.source, "function": symptom.kernel,
-                  "line": kernel.line if kernel else None, "stage": symptom.stage_index},
+                  "line": lines[0] if lines else (kernel.line if kernel else None),
+                  "stage": symptom.stage_index},
         evidence={"symptom": symptom.id, "summary": symptom.summary, "ir": symptom.evidence,
                   "survived": symptom.survived, "explains_cards": cards,
+                  "mechanisms": symptom.mechanisms, "line_cards": line_cards,
+                  "weight": SYMPTOM_WEIGHT.get(symptom.id, 1),
                   "explains_families": families, "target": capture.target,
                   "compiler": capture.compiler_version,
                   "reproduce": capture.commands[:1]},

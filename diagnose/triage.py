@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diagnose.detectors import Match, all_detectors
-from diagnose.detectors.model import build_model
+from diagnose.detectors.memory import depends_on, memory_ops, pointer_of
+from diagnose.detectors.model import KernelModule, build_model
 from diagnose.evidence import Finding, TierResult
 
 CARDS_DIR = Path(__file__).resolve().parents[1] / "corpora" / "patterns"
@@ -100,11 +101,26 @@ def _parse(source: str, path: str) -> ast.Module:
                           "pass a plain-text Triton source file.") from None
 
 
-def _finding(card: PatternCard, match: Match, path: str) -> Finding:
+def _reaches(module: KernelModule, match: Match) -> list[int]:
+    """Lines of the memory accesses whose address uses a name the matched statement assigns:
+    an IR symptom at those lines can be this idiom's doing (`row = offs // n` -> the load)."""
+    kernel = module.kernels.get(match.function)
+    if kernel is None:
+        return []
+    last = match.end_line or match.line
+    assigned = {name for name, stmts in kernel.assigns.items()
+                if any(match.line <= getattr(s, "lineno", 0) <= last for s in stmts)}
+    return sorted({op.lineno for op in memory_ops(kernel)
+                   if assigned & depends_on(kernel, pointer_of(op))})  # type: ignore[arg-type]
+
+
+def _finding(card: PatternCard, match: Match, path: str, module: KernelModule) -> Finding:
     return Finding(
         tier=TIER, kind="pattern", card_id=card.id, rewrite_family=card.rewrite_family,
         message=match.message, confidence=match.confidence,
-        location={"path": path, "function": match.function, "line": match.line},
+        location={"path": path, "function": match.function, "line": match.line,
+                  "end_line": match.end_line or match.line,
+                  "reaches": _reaches(module, match)},
         evidence={"detector": match.detector, "snippet": match.snippet, "title": card.title,
                   "facts": match.facts, "confirming_evidence": card.confirming_evidence},
         evidence_needed=list(match.evidence_needed), passes=list(card.passes))
@@ -156,7 +172,7 @@ def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
         except RecursionError:
             failures.append(detector_id)  # pathological nesting: skip, report, keep going
             continue
-        findings += [_finding(card, m, path) for m in matches]
+        findings += [_finding(card, m, path, module) for m in matches]
     findings.sort(key=lambda f: (-f.confidence, f.location["line"] if f.location else 0))
     sufficient, reason = _sufficiency(findings)
     if failures:

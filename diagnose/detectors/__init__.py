@@ -21,6 +21,7 @@ class Match:
     message: str
     evidence_needed: list[str] = field(default_factory=list)
     facts: dict[str, object] = field(default_factory=dict)
+    end_line: int | None = None  # last line of the matched statement (a loop spans its body)
 
 
 DetectorFn = Callable[[KernelModule, str], list[Match]]

@@ -5,6 +5,7 @@ single-pass kernels that leave no room for multi-buffering."""
 from __future__ import annotations
 
 import ast
+import math
 
 from diagnose.detectors import Match, detector
 from diagnose.detectors.launch import _launch_match
@@ -44,6 +45,20 @@ def _grid_elements(launch: Launch) -> list[ast.expr]:
     return list(grid.elts) if isinstance(grid, ast.Tuple | ast.List) else [grid]
 
 
+# Nearly every GPU-style launch has a grid that grows with the input, so that match alone is
+# generic: it ranks above the generic autotune/no-loop hints but below any specific idiom
+# (UB overflow, gather, unaligned tail), which names a cost the grid does not explain.
+GENERIC_GRID_CONFIDENCE = 0.5
+
+
+def _grid_confidence(programs: int) -> float:
+    """Rises with how many scheduling rounds the grid costs: 0.55 at 2 rounds, 0.85 at >= 64."""
+    rounds = programs / VECTOR_CORES
+    if rounds <= 2:
+        return 0.55
+    return round(min(0.85, 0.55 + 0.06 * math.log2(rounds / 2)), 2)
+
+
 def _strides_over_programs(kernel: JitKernel) -> bool:
     """True for the persistent form `for i in range(pid, n, tl.num_programs(0))`."""
     return bool(kernel.calls("num_programs"))
@@ -65,12 +80,12 @@ def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
                 total *= v  # type: ignore[operator]
             if total <= VECTOR_CORES:
                 continue
-            confidence = 0.85
+            confidence = _grid_confidence(total)
             size = f"{total} programs"
         else:
             if _strides_over_programs(module.kernels[launch.kernel]):
                 continue
-            confidence = 0.65
+            confidence = GENERIC_GRID_CONFIDENCE
             size = f"grid ({text}) that grows with the input"
         matches.append(_launch_match(
             module, launch, "grid-cores", confidence,
@@ -109,17 +124,22 @@ def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         values = constexpr_values(module, kernel)
         shapes = ShapeInference(kernel)
-        total, largest = 0, None
+        total, largest, whole = 0, None, None
         for call in _resident_tiles(kernel):
             shape = shapes.shape(call, call.lineno)
             if not is_tile(shape):
                 continue
             count = _elements(shape, values)  # type: ignore[arg-type]
             if count is None:
+                whole = whole or _whole_dimension_tile(shape, values, call)  # type: ignore[arg-type]
                 continue
             total += count * FP32_BYTES  # tiles are usually computed in fp32 on the vector unit
             if largest is None or count > largest[1]:
                 largest = (call, count)
+        if (total <= UB_BYTES_DOUBLE_BUFFERED or largest is None) and whole is not None:
+            if not _loops(kernel):
+                matches.append(_whole_row_match(module, kernel, *whole))
+            continue
         if total <= UB_BYTES_DOUBLE_BUFFERED or largest is None:
             continue
         confidence = 0.75 if total > UB_BYTES else 0.5
@@ -132,6 +152,32 @@ def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
              "silently disabled", "msprof: aiv_mte2_ratio and aiv_vec_ratio both low"],
             estimated_bytes=total))
     return matches
+
+
+def _whole_dimension_tile(shape: tuple, values: dict[str, list[int | str]], call: ast.Call
+                          ) -> tuple[ast.Call, str] | None:
+    """(call, axis) when a tile axis is a constexpr launched as next_power_of_2(<runtime size>)."""
+    for dim in shape:
+        if isinstance(dim, str) and values.get(dim) and all(v == "pow2" for v in values[dim]):
+            return call, dim
+    return None
+
+
+def _loops(kernel: JitKernel) -> bool:
+    return any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
+
+
+def _whole_row_match(module: KernelModule, kernel: JitKernel, call: ast.Call, axis: str) -> Match:
+    # The tile grows with the input with no loop to cap it: UB-sized only while the
+    # dimension is small, and the A2's 192 KB UB holds 48K fp32 values at most.
+    return _match(
+        module, kernel, call, "ub-tile", 0.6,
+        f"`{kernel.name}` holds a whole runtime-sized axis in one tile ({axis} = "
+        f"next_power_of_2 of a launch size) with no loop over it: at large sizes the tile "
+        f"and its fp32 temporaries outgrow the {UB_BYTES // 1024} KB UB.",
+        ["sizes: the launched block at the large size times the tiles kept live",
+         "compile: 'ub overflow' from the Ascend compiler, or multibuffer silently disabled"],
+        axis=axis)
 
 
 @detector("unaligned-last-dim", ("ascend",))

@@ -196,6 +196,12 @@ def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str
     return {n for p, a in launch.args.items() if p in params for n in names_in(a)}
 
 
+def _returned(launcher: ast.FunctionDef) -> set[str]:
+    """Names the launcher hands back to its caller."""
+    return {n for node in ast.walk(launcher) if isinstance(node, ast.Return) and node.value
+            for n in names_in(node.value)}
+
+
 @detector("multi-launch")
 def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -213,8 +219,11 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
             for earlier in launches[:i]:
                 shared = buffers & later_names & _bound_names(module, earlier, written=True)
                 if shared:
+                    # A temporary the launcher does not return exists only for the round trip:
+                    # its bytes are certain waste, not a maybe.
+                    scratch = shared - _returned(launches[0].launcher)  # type: ignore[arg-type]
                     matches.append(_launch_match(
-                        module, later, "multi-launch", 0.55,
+                        module, later, "multi-launch", 0.75 if scratch else 0.55,
                         f"`{earlier.kernel}` (line {earlier.line}) writes "
                         f"{', '.join(sorted(shared))} to global memory only for "
                         f"`{later.kernel}` to read it back: one fused kernel would skip the "

@@ -50,7 +50,8 @@ def depends_on(kernel: JitKernel, node: ast.AST) -> set[str]:
 def _match(module: KernelModule, kernel: JitKernel, node: ast.AST, detector_id: str,
            confidence: float, message: str, needed: list[str], **facts: object) -> Match:
     return Match(detector_id, kernel.name, getattr(node, "lineno", kernel.node.lineno),
-                 module.snippet(node), round(confidence, 2), message, needed, dict(facts))
+                 module.snippet(node), round(confidence, 2), message, needed, dict(facts),
+                 end_line=getattr(node, "end_lineno", None))
 
 
 @detector("stride-no-hints", ("cuda",))
@@ -91,8 +92,10 @@ def _multiplier_strength(kernel: JitKernel, module: KernelModule, factor: ast.ex
         param = kernel.param(factor.id)
         if param is not None:
             if "stride" in param.name.lower():
-                # An inner stride is normally 1 and specialized to constexpr 1 at launch.
-                return 0.55 if "row" in param.name.lower() else None
+                # An inner stride is normally 1 and specialized to constexpr 1 at launch; a
+                # row stride (by name, or `t.stride(0)` of a matrix at the launch) never is.
+                outer = "row" in param.name.lower() or _outer_stride_at_launch(module, kernel, param.name)
+                return 0.55 if outer else None
             if param.constexpr:
                 values = constexpr_values(module, kernel).get(param.name, [])
                 if values and all(isinstance(v, int) and v <= 1 for v in values):
@@ -103,6 +106,39 @@ def _multiplier_strength(kernel: JitKernel, module: KernelModule, factor: ast.ex
     if any("stride" in d.lower() for d in deps):
         return None
     return 0.45
+
+
+def _floor_divided(kernel: JitKernel, node: ast.expr) -> bool:
+    """True when `node` is (a name bound to) a floor division: a flattened index's row."""
+    values = [node] if not isinstance(node, ast.Name) else [
+        getattr(s, "value", None) for s in kernel.assigns.get(node.id, [])]
+    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.FloorDiv) for v in values)
+
+
+def _outer_stride_at_launch(module: KernelModule, kernel: JitKernel, name: str) -> bool:
+    """True when a launch passes `t.stride(0)` for `name` and the launcher shows `t` has rank
+    >= 2 (`t.shape[1]`, `t.stride(1)`, `M, N = t.shape`): its leading stride is a whole row."""
+    for launch in module.launches:
+        arg = launch.args.get(name) if launch.kernel == kernel.name else None
+        if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
+                and arg.func.attr == "stride" and len(arg.args) == 1
+                and isinstance(arg.args[0], ast.Constant) and arg.args[0].value == 0
+                and launch.launcher is not None
+                and _has_second_axis(launch.launcher, ast.unparse(arg.func.value))):
+            return True
+    return False
+
+
+def _has_second_axis(launcher: ast.FunctionDef, tensor: str) -> bool:
+    for node in ast.walk(launcher):
+        text = ast.unparse(node) if isinstance(node, ast.Subscript | ast.Call) else ""
+        if text.startswith((f"{tensor}.shape[", f"{tensor}.stride(")) and not text.endswith(
+                ("[0]", "(0)")):
+            return True
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple)
+                and len(node.targets[0].elts) >= 2 and ast.unparse(node.value) == f"{tensor}.shape"):
+            return True
+    return False
 
 
 def _factors(node: ast.expr) -> list[ast.expr]:
@@ -144,6 +180,8 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
         shape = shapes.shape(index[0], op.lineno)
         if not shape or shape[-1] == 1:
             continue  # varies along a slower axis only
+        if _floor_divided(kernel, index[0]):
+            continue  # `offs // n` holds still across neighbouring lanes: a row, not a stride
         strengths = [s for s in (_multiplier_strength(kernel, module, f) for f in scalars)
                      if s is not None]
         multiplier = " * ".join(ast.unparse(f) for f in scalars)

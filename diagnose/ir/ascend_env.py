@@ -23,8 +23,13 @@ def env_python(env: Path) -> Path:
     return env / "bin" / "python"
 
 
+def to_stderr(message: str) -> None:
+    """Progress goes to stderr: stdout may be carrying a JSON report (`passwise diagnose --json`)."""
+    print(message, file=sys.stderr)
+
+
 def ensure_ascend_env(home: str | Path | None = None,
-                      progress: Callable[[str], None] = print, timeout: float = 900) -> Path:
+                      progress: Callable[[str], None] = to_stderr, timeout: float = 900) -> Path:
     """Create <home>/envs/ascend with triton-ascend once; return its interpreter."""
     env = Path(home or passwise_home()) / "envs" / "ascend"
     python = env_python(env)

@@ -157,6 +157,9 @@ class Symptom:
     summary: str
     evidence: list[str] = field(default_factory=list)
     survived: list[str] = field(default_factory=list)
+    # mechanism -> kernel source lines where the IR shows it ("narrow-contiguity": [13, 14]);
+    # tier 3 maps mechanisms to the idioms (pattern cards) that produce them
+    mechanisms: dict[str, list[int]] = field(default_factory=dict)
 
 
 def to_json(obj: object) -> str:

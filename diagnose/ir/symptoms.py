@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from .model import IRCapture, KernelIR, Stage, StageSignature, Symptom
+from .ptx_lines import accesses_by_line
 
 NARROW_BITS = 32
 
@@ -67,30 +68,128 @@ def _lines(text: str, pattern: str, limit: int = 4) -> list[str]:
 
 # ---------------------------------------------------------------- CUDA detectors
 
+# Why a global access stays narrow, as the IR shows it (docs/ir.md, "scalar-global-loads"):
+SCALAR_POINTER = "scalar-pointer"          # a single-element load: a loop of element accesses
+TILE_WITHIN_THREADS = "tile-within-threads"  # <= 1 element per thread: nothing to vectorise
+NARROW_CONTIGUITY = "narrow-contiguity"    # the axis analysis proved no wider contiguity
+NO_DIVISIBILITY = "no-divisibility-hint"   # ... and an int argument came without tt.divisibility
+SCALAR_STORE = "scalar-store"              # one value per program (a reduction's result): inherent
+TTGIR_ACCESS = re.compile(r"tt\.(load|store) [^\n]*?: (tensor<([0-9x]+)x!tt\.ptr|!tt\.ptr)"
+                          r"[^\n]*loc\((#loc\d+)\)")
+LOC_DEF = re.compile(r'^(#loc\d+) = loc\((.*)\)\s*$', re.M)
+
+
+def _loc_lines(ttgir: str) -> dict[str, int]:
+    """#locN -> source line, following named locations (`loc("x"(#loc12))`) to their target."""
+    raw = dict(LOC_DEF.findall(ttgir))
+    lines: dict[str, int] = {}
+
+    def resolve(ref: str, depth: int = 0) -> int | None:
+        body = raw.get(ref, "")
+        direct = re.match(r'"[^"]*":(\d+):\d+', body)
+        if direct:
+            return int(direct.group(1))
+        inner = re.search(r"(#loc\d+)", body)
+        return resolve(inner.group(1), depth + 1) if inner and depth < 8 else None
+
+    for ref in raw:
+        line = resolve(ref)
+        if line is not None:
+            lines[ref] = line
+    return lines
+
+
+def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
+    """Per source line of a tt.load/tt.store: why it cannot be a vector access, when the
+    TTGIR alone says so (a scalar pointer, or no more elements than threads)."""
+    lines = _loc_lines(stage.text)
+    threads = 32 * int(kir.specialization.options.get("num_warps") or 4)
+    found: dict[int, str] = {}
+    for m in TTGIR_ACCESS.finditer(stage.text):
+        line = lines.get(m.group(4))
+        if line is None:
+            continue
+        if m.group(3) is None:
+            found[line] = SCALAR_POINTER if m.group(1) == "load" else SCALAR_STORE
+        elif _elements(m.group(3)) <= threads:
+            found[line] = TILE_WITHIN_THREADS
+    return found
+
+
+def _elements(shape: str) -> int:
+    total = 1
+    for dim in shape.split("x"):
+        total *= int(dim)
+    return total
+
+
+def _unhinted_ints(kir: KernelIR) -> list[str]:
+    spec = kir.specialization
+    return [arg for arg, ty in spec.signature.items()
+            if ty.startswith(("i32", "i64")) and not any(
+                a and a[0] == "tt.divisibility" for a in spec.attrs.get(arg, []))]
+
+
 def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
+    """Global loads/stores of <= 32 bits, each pinned to its source line through the PTX
+    `.loc` directives, with the mechanism the TTGIR shows for that line."""
     ptx = _named(kir, "ptx")
     if ptx is None:
         return []
-    loads = _sig(kir, ptx.index).global_loads
-    narrow = sum(n for bits, n in loads.items() if int(bits) <= NARROW_BITS)
-    if not loads or narrow * 2 < sum(loads.values()):
+    accesses = [a for a in accesses_by_line(ptx.text, kir.file) if a.kind in ("ld", "st")]
+    narrow = sorted({a.line for a in accesses if a.bits <= NARROW_BITS and a.line})
+    if not narrow:
         return []
     after_coalesce = _first(kir, "tritongpu-coalesce")
-    evidence = [f"PTX global loads by width (bits): {loads}"]
-    evidence += _lines(ptx.text, r"ld\.global")
+    coalesce = kir.stages[after_coalesce] if after_coalesce is not None else None
+    why = _access_mechanisms(kir, coalesce) if coalesce is not None else {}
+    unhinted = _unhinted_ints(kir)
+    narrow = [line for line in narrow if why.get(line) != SCALAR_STORE]
+    if not narrow:
+        return []
+    mechanisms: dict[str, list[int]] = {}
+    for line in narrow:
+        mechanism = why.get(line, NARROW_CONTIGUITY)
+        mechanisms.setdefault(mechanism, []).append(line)
+        if unhinted and mechanism != SCALAR_POINTER:
+            mechanisms.setdefault(NO_DIVISIBILITY, []).append(line)
+    loads = _sig(kir, ptx.index).global_loads
+    evidence = [f"PTX global loads by width (bits): {loads}",
+                f"narrow (<= {NARROW_BITS}-bit) accesses at source lines {narrow}"]
+    evidence += [f"line {a.line}: {a.text}" for a in accesses
+                 if a.bits <= NARROW_BITS and a.line][:6]
     if after_coalesce is not None and after_coalesce + 1 < len(kir.stages):
         evidence += _lines(kir.stages[after_coalesce + 1].text, r"^#blocked\d* = ")
-    spec = kir.specialization
-    for arg, ty in spec.signature.items():
-        if ty.startswith(("i32", "i64")) and arg not in spec.attrs:
-            evidence.append(f"argument {arg}: {ty} is a runtime value without tt.divisibility "
-                            "(no multiple-of-16 hint), so axis analysis cannot prove contiguity")
+    for arg in unhinted:
+        evidence.append(f"argument {arg}: {kir.specialization.signature[arg]} is a runtime "
+                        "value without tt.divisibility (no multiple-of-16 hint), so axis "
+                        "analysis cannot prove contiguity")
+    narrow_count = sum(n for bits, n in loads.items() if int(bits) <= NARROW_BITS)
     return [Symptom(id="scalar-global-loads", kernel=kir.kernel, pass_arg="tritongpu-coalesce",
                     stage_index=after_coalesce,
-                    summary=f"{narrow} of {sum(loads.values())} global loads are "
-                            f"<= {NARROW_BITS}-bit; coalesce chose sizePerThread from the "
-                            "contiguity it could prove",
-                    evidence=evidence)]
+                    summary=f"{narrow_count} of {sum(loads.values())} global loads are "
+                            f"<= {NARROW_BITS}-bit (narrow accesses at lines "
+                            f"{', '.join(map(str, narrow))}); coalesce chose sizePerThread "
+                            "from the contiguity it could prove",
+                    evidence=evidence, mechanisms=mechanisms)]
+
+
+def global_atomics(kir: KernelIR) -> list[Symptom]:
+    """atom/red.global in the PTX: each is a read-modify-write serialised at one address."""
+    ptx = _named(kir, "ptx")
+    if ptx is None:
+        return []
+    atomics = [a for a in accesses_by_line(ptx.text, kir.file) if a.kind in ("atom", "red")]
+    if not atomics:
+        return []
+    lines = sorted({a.line for a in atomics if a.line})
+    return [Symptom(id="global-atomics", kernel=kir.kernel, pass_arg="convert-triton-gpu-to-llvm",
+                    stage_index=None,
+                    summary=f"{len(atomics)} global atomic instruction(s) in the PTX at lines "
+                            f"{', '.join(map(str, lines)) or '?'}: programs that hit the same "
+                            "address are serialised in L2",
+                    evidence=[f"line {a.line}: {a.text}" for a in atomics[:6]],
+                    mechanisms={"atomic-accumulate": lines})]
 
 
 def convert_layout_survives(kir: KernelIR) -> list[Symptom]:
@@ -169,7 +268,7 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
 
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
-    no_async_copy_after_pipeline, register_spills, int64_index_arith,
+    no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
 ]
 
 
