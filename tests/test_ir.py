@@ -277,3 +277,39 @@ def test_ascend_front_end_stages_and_unstructured_gather(tmp_path, ascend_python
     assert ("discrete-mask-to-select", "discrete-mask-access-conversion") in ids
     assert any("bishengir-compile" in u for u in capture.unavailable)
     assert any("--mlir-print-ir-after-all" in c for c in capture.commands)
+
+
+def test_scalar_loads_are_pinned_to_their_source_lines_with_the_missing_hint(vadd_captures):
+    runtime, _ = vadd_captures
+    found = next(s for s in attribute(runtime) if s.id == "scalar-global-loads")
+    # lines 8, 9, 10 of the dedented VADD: the two loads and the store through `offs * stride`
+    assert found.mechanisms["narrow-contiguity"] == [8, 9, 10]
+    assert found.mechanisms["no-divisibility-hint"] == [8, 9, 10]
+
+
+PTX_WITH_LOCS = '''
+\t.loc\t1 12 20                         // k.py:12:20
+\t@%p1 ld.global.v4.b32 { %r1, %r2, %r3, %r4 }, [ %rd1 + 0 ];
+\t.loc\t2 40 5                          // standard.py:40:5
+\tld.global.b16 { %rs1 }, [ %rd2 + 0 ];
+\t.loc\t1 14 9                          // k.py:14:9
+\tatom.global.gpu.acq_rel.add.f32 %r9, [ %rd3 + 0 ], %r8;
+\tst.global.b16 [ %rd4 + 0 ], { %rs2 };
+\t.file\t1 "/src/k.py"
+\t.file\t2 "/site/triton/language/standard.py"
+'''
+
+
+def test_ptx_accesses_take_the_kernel_line_of_the_loc_before_them():
+    from diagnose.ir.ptx_lines import accesses_by_line
+    found = [(a.kind, a.bits, a.line) for a in accesses_by_line(PTX_WITH_LOCS, "/src/k.py")]
+    # a .loc in another file (triton's standard library) is no line of the kernel
+    assert found == [("ld", 128, 12), ("ld", 16, None), ("atom", 0, 14), ("st", 16, 14)]
+
+
+def test_ascend_environment_progress_goes_to_stderr_not_the_json_on_stdout(capsys):
+    from diagnose.ir.ascend_env import ensure_ascend_env, to_stderr
+    assert ensure_ascend_env.__defaults__[1] is to_stderr
+    to_stderr("installing")
+    out = capsys.readouterr()
+    assert out.out == "" and "installing" in out.err

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from diagnose.ladder import Options, decide, diagnose, make_context
+from diagnose.evidence import Finding
+from diagnose.ladder import Options, confirms, decide, diagnose, make_context
 from diagnose.report import Diagnosis, render_text
 from diagnose.target import DiagnosisError, resolve_target
 
@@ -465,3 +466,38 @@ def test_cli_runner_json_that_is_not_a_runner_answer_is_one_sentence(tasks, tmp_
     assert proc.returncode == 1
     assert proc.stderr.strip().count("\n") == 0
     assert "is neither a runner bench answer" in proc.stderr
+
+
+# ---------------------------------------------------------------- where a symptom confirms
+
+def _hypothesis(card: str, line: int, end: int | None = None, kernel: str | None = None,
+                function: str = "k") -> Finding:
+    facts = {"kernel": kernel} if kernel else {}
+    return Finding(tier=1, kind="pattern", card_id=card, rewrite_family=card + "-family",
+                   message="", confidence=0.6,
+                   location={"function": function, "line": line, "end_line": end or line},
+                   evidence={"facts": facts})
+
+
+def _narrow(line_cards: dict[str, list[str]]) -> Finding:
+    cards = sorted({c for cs in line_cards.values() for c in cs})
+    return Finding(tier=3, kind="ir-symptom", card_id="", rewrite_family="", message="",
+                   confidence=0.9, location={"function": "k", "line": None},
+                   evidence={"symptom": "scalar-global-loads", "explains_cards": cards,
+                             "line_cards": line_cards, "weight": 2})
+
+
+def test_a_symptom_confirms_an_in_kernel_hypothesis_only_at_that_hypothesis_lines():
+    fact = _narrow({"12": ["cuda-runtime-stride-no-hints"]})
+    assert confirms(fact, _hypothesis("cuda-runtime-stride-no-hints", 12))
+    assert not confirms(fact, _hypothesis("cuda-runtime-stride-no-hints", 13))
+    # a loop statement spans its body
+    assert confirms(fact, _hypothesis("cuda-runtime-stride-no-hints", 11, end=12))
+
+
+def test_a_launch_site_hypothesis_is_confirmed_anywhere_in_the_kernel_it_launches():
+    fact = _narrow({"11": ["common-block-size"]})
+    launch = _hypothesis("common-block-size", 30, kernel="k", function="run")
+    assert confirms(fact, launch)
+    assert not confirms(fact, _hypothesis("common-block-size", 30, kernel="other",
+                                          function="run"))

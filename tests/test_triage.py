@@ -282,3 +282,97 @@ def topk(x_ptr, val_ptr, N, K: tl.constexpr, BLOCK: tl.constexpr):
              if f.card_id == "cuda-scalar-element-loop"]
     assert [f.location["line"] for f in loops] == [9]
     assert loops[0].confidence <= 0.3
+
+
+# ---------------------------------------------------------------- calibration
+
+COLUMN_WALK = '''
+import triton, triton.language as tl
+
+@triton.jit
+def col_kernel(x_ptr, out_ptr, M, stride_x, BLOCK: tl.constexpr):
+    rows = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + rows * stride_x + tl.program_id(0), mask=rows < M)
+    tl.store(out_ptr + rows, x, mask=rows < M)
+
+def run(x, out):
+    M, N = x.shape
+    col_kernel[(N, triton.cdiv(M, 256))](x, out, M, x.stride(0), BLOCK=256)
+'''
+
+
+def _cards_at(result: TierResult) -> dict[str, float]:
+    best: dict[str, float] = {}
+    for f in result.findings:
+        best[f.card_id] = max(best.get(f.card_id, 0.0), f.confidence)
+    return best
+
+
+def test_row_stride_passed_as_stride0_of_a_matrix_on_the_fast_axis_is_strided():
+    found = _cards_at(triage(COLUMN_WALK, "col.py", "cuda"))
+    assert found.get("cuda-strided-fast-axis", 0) >= 0.5
+
+
+def test_stride0_of_a_vector_is_not_taken_for_a_row_stride():
+    one_d = COLUMN_WALK.replace("M, N = x.shape", "M, N = x.numel(), 1")
+    assert "cuda-strided-fast-axis" not in _cards_at(triage(one_d, "col.py", "cuda"))
+
+
+TWO_LAUNCHES = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def first(x_ptr, t_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(t_ptr + o, tl.load(x_ptr + o, mask=o < n) * 2, mask=o < n)
+
+@triton.jit
+def second(t_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + o, tl.load(t_ptr + o, mask=o < n) + 1, mask=o < n)
+
+def run(x):
+    tmp = torch.empty_like(x)
+    y = torch.empty_like(x)
+    first[(triton.cdiv(x.numel(), 1024),)](x, tmp, x.numel(), BLOCK=1024)
+    second[(triton.cdiv(x.numel(), 1024),)](tmp, y, x.numel(), BLOCK=1024)
+    return RETURNED
+'''
+
+
+def test_a_scratch_buffer_between_launches_is_a_stronger_fusion_hint_than_a_returned_one():
+    scratch = _cards_at(triage(TWO_LAUNCHES.replace("RETURNED", "y"), "k.py", "cuda"))
+    returned = _cards_at(triage(TWO_LAUNCHES.replace("RETURNED", "y, tmp"), "k.py", "cuda"))
+    assert scratch["common-unfused-launches"] > returned["common-unfused-launches"]
+    assert scratch["common-unfused-launches"] > scratch.get("common-no-autotune", 0)
+
+
+ASCEND_ROWS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def row_kernel(x_ptr, out_ptr, V, stride_row, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride_row + cols, mask=cols < V, other=0.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+def run(x):
+    M, V = x.shape
+    out = torch.empty(M, device=x.device)
+    row_kernel[(M,)](x, out, V, x.stride(0), BLOCK=triton.next_power_of_2(V))
+    return out
+'''
+
+
+def test_ascend_whole_row_tile_outranks_the_generic_growing_grid():
+    found = _cards_at(triage(ASCEND_ROWS, "rows.py", "ascend"))
+    assert found["ascend-ub-overflow"] > found["ascend-grid-exceeds-cores"]
+    assert found["ascend-grid-exceeds-cores"] > found["common-no-autotune"]
+
+
+def test_ascend_literal_grid_confidence_grows_with_the_rounds_it_costs():
+    few = ASCEND_ROWS.replace("row_kernel[(M,)]", "row_kernel[(120,)]")
+    many = ASCEND_ROWS.replace("row_kernel[(M,)]", "row_kernel[(32768,)]")
+    assert (_cards_at(triage(few, "r.py", "ascend"))["ascend-grid-exceeds-cores"]
+            < _cards_at(triage(many, "r.py", "ascend"))["ascend-grid-exceeds-cores"])
