@@ -313,3 +313,15 @@ def test_ascend_environment_progress_goes_to_stderr_not_the_json_on_stdout(capsy
     to_stderr("installing")
     out = capsys.readouterr()
     assert out.out == "" and "installing" in out.err
+
+
+def test_dump_captured_from_triton_3_9_splits_with_colon_headers_and_options():
+    # Captured with Triton 3.9.0 (MLIR_ENABLE_DUMP=1) from a small GEMM kernel of ours:
+    # 3.9 writes "Before Name: arg{options}" where 3.6 wrote "Before Name (arg)".
+    from diagnose.ir.dumps import split_dump
+
+    text = (Path(__file__).parent / "ir_fixtures" / "dump_triton_3_9_captured.txt").read_text()
+    stages = split_dump(text)
+    assert [s.pass_arg for s in stages] == ["inline", "tritongpu-accelerate-matmul",
+                                            "triton-nvidia-check-matmul-two-cta"]
+    assert "ttng.warp_group_dot" in stages[2].text and "ttng.warp_group_dot" not in stages[1].text

@@ -14,9 +14,10 @@ import re
 
 from .model import Stage
 
+# Triton 3.6 prints "Before Name (arg)"; 3.9 prints "Before Name: arg{options}".
 HEADER = re.compile(
     r"^// -----// IR Dump (?P<when>Before|After) (?P<name>[\w:.<>$-]+?)(?P<failed> Failed)?"
-    r" \((?P<arg>[^)]*)\)"
+    r"(?: \((?P<arg>[^)]*)\)|: (?P<arg39>[\w.-]+)(?:\{[^}]*\})?)"
     r"(?: \('(?P<op>[\w.]+)' operation(?:: @(?P<sym>[\w.$-]+))?\))?"
     r"(?: //----- //)?\s*$"
 )
@@ -28,7 +29,7 @@ LLVM_HEADER = re.compile(r"^;?\*\*\* IR Dump (?P<when>Before|After) (?P<name>.+?
 def parse_header(line: str) -> dict | None:
     """Fields of one dump header line, or None when the line is not a header."""
     if m := HEADER.match(line):
-        return {"when": m["when"].lower(), "name": m["name"], "pass_arg": m["arg"] or m["name"],
+        return {"when": m["when"].lower(), "name": m["name"], "pass_arg": m["arg"] or m["arg39"] or m["name"],
                 "scope": f"{m['op'] or ''}{'@' + m['sym'] if m['sym'] else ''}",
                 "failed": bool(m["failed"])}
     if m := INTERNAL.match(line):

@@ -38,10 +38,19 @@ def parse_ptxas_log(log: str) -> PtxasFacts:
 
 def run_ptxas(tool_dir: Path, ptx_file: Path, arch: str = "sm_90a",
               timeout: float = 120) -> PtxasFacts:
-    """Assemble the PTX with -v and read the resource usage it reports."""
-    cmd = [str(tool_dir / "ptxas"), f"-arch={arch}", "-v", str(ptx_file), "-o",
-           str(ptx_file.with_suffix(".ptxas.cubin"))]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    """Assemble the PTX with -v and read the resource usage it reports.
+
+    Wheels carry two assemblers; which one Triton uses for sm_90 changed between releases
+    (3.9 emits PTX only the newer `ptxas-blackwell` accepts), so the other is tried when the
+    first rejects the PTX version."""
+    for name in ("ptxas", "ptxas-blackwell"):
+        cmd = [str(tool_dir / name), f"-arch={arch}", "-v", str(ptx_file), "-o",
+               str(ptx_file.with_suffix(".ptxas.cubin"))]
+        if not (tool_dir / name).exists():
+            continue
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if "Unsupported .version" not in proc.stderr:
+            break
     facts = parse_ptxas_log(proc.stdout + proc.stderr)
     facts.arch, facts.command = arch, shlex.join(cmd)
     return facts
