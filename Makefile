@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PASSWISE := $(VENV)/bin/passwise
 export PASSWISE_HOME ?= $(CURDIR)/.passwise
 
-.PHONY: demo test install lint
+.PHONY: demo demo-full test install lint
 
 install: $(VENV)/.installed
 
@@ -14,10 +14,20 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[cpu,test]'
 	touch $@
 
-# The main job on the embedded default: index the offline corpus, then answer a question.
+# The main job on the embedded default: index the offline corpus, answer a question with cited
+# sources, then diagnose a bundled kernel (a softmax whose row stride is kept out of Triton's
+# specialization, so its loads stay scalar).
 demo: install
 	$(PASSWISE) index
 	$(PASSWISE) search "why are global loads not vectorized after the coalesce pass" --k 5
+	$(PASSWISE) diagnose softmax --candidate bench/defects/softmax-stride-do-not-specialize/slow.py
+
+# The same with the compiler's own source: indexes triton-ascend (upstream Triton's C++ and the
+# Ascend backend; needs network or PASSWISE_MIRRORS) and diagnoses a GEMM whose tile is too
+# small for warp-group MMA, which climbs to tier 4 and cites the deciding compiler source.
+demo-full: install
+	$(PASSWISE) index --corpus default --corpus triton-ascend
+	$(PASSWISE) diagnose gemm_fp16 --candidate bench/defects/gemm-blockm16-no-wgmma/slow.py
 
 test: install
 	bash scripts/test.sh
