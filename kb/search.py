@@ -1,4 +1,4 @@
-"""Hybrid search over the knowledge base: dense (Chroma) + lexical (BM25), fused by reciprocal rank."""
+"""Hybrid search over the knowledge base: dense (Chroma) + lexical (BM25), fused by score."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from kb.errors import KBError
 from kb.lexical import LexicalIndex
 from kb.store import Store
 
-RRF_K = 60  # the usual reciprocal-rank-fusion constant: flattens the head of each list
 MODES = ("hybrid", "dense", "lexical")
 
 
@@ -110,7 +109,7 @@ class KnowledgeBase:
         return idx
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None,
-               mode: str = "hybrid", depth: int = 50) -> list[Hit]:
+               mode: str = "hybrid", depth: int = 100) -> list[Hit]:
         """The k best chunks for `query`; `depth` is how far down each list fusion looks."""
         if not query or not query.strip():
             raise KBError("The query is empty; ask a question, e.g. `passwise search \"why are loads not vectorized\"`.")
@@ -124,48 +123,55 @@ class KnowledgeBase:
         lexical = self._lexical_hits(query, depth, flt) if mode != "dense" else []
         return fuse(dense, lexical, k, self.store)
 
-    def _dense(self, query: str, depth: int, flt: Filters) -> list[tuple[str, Chunk | None]]:
+    def _dense(self, query: str, depth: int, flt: Filters) -> list[Scored]:
         post = bool(flt.repo or flt.pass_ or flt.path_glob)
         hits = self.store.query(self.embedder.embed_query(query), depth * (5 if post else 1),
                                 flt.chroma_where())
-        return [(h.id, h.chunk) for h in hits if flt.accepts(h.chunk)][:depth]
+        return [Scored(h.id, 1.0 - h.distance, h.chunk) for h in hits
+                if flt.accepts(h.chunk)][:depth]
 
-    def _lexical_hits(self, query: str, depth: int, flt: Filters) -> list[tuple[str, Chunk | None]]:
+    def _lexical_hits(self, query: str, depth: int, flt: Filters) -> list[Scored]:
         lex = self.lexical()
-        return [(lex.ids[i], None) for i, _ in lex.top(query, depth, flt.as_dict())]
+        return [Scored(lex.ids[i], s) for i, s in lex.top(query, depth, flt.as_dict())]
 
 
-# How much each retriever's ranks count in the fusion. Lexical matching of identifiers and
-# pass names is the stronger signal on compiler source (bench/kb: lexical Recall@5 well above
-# dense), so its ranks weigh more; dense still lifts what is phrased differently.
-WEIGHTS = {"dense": 0.7, "lexical": 1.0}
+@dataclass
+class Scored:
+    """One retriever's answer: the chunk id, that retriever's score, the chunk if it has it."""
+
+    id: str
+    score: float
+    chunk: Chunk | None = None
+
+
+# Hybrid score = BM25 / best BM25 of the query + DENSE_WEIGHT * cosine similarity, times a prior
+# per kind. A convex combination of scores, not of ranks: on compiler source the lexical match
+# of identifiers and pass names is the stronger signal, and rank fusion let the weaker dense list
+# pull good lexical hits down; its scores only break ties (bench/kb/RESULTS.md).
+DENSE_WEIGHT = 0.3
 # "Why" questions are answered by implementations and definitions; lit tests and generated
-# records show behaviour but rarely decide it, so they need more agreement to rank first.
+# records show behaviour but rarely decide it, so they need a better match to rank first.
 KIND_PRIOR = {"lit_test": 0.6, "record": 0.8, "text": 0.8}
 
 
-def fuse(dense: list[tuple[str, Chunk | None]], lexical: list[tuple[str, Chunk | None]],
-         k: int, store: Store, weights: dict[str, float] | None = None,
-         prior: dict[str, float] | None = None) -> list[Hit]:
-    """Weighted reciprocal rank fusion of the two ranked lists, times a per-kind prior."""
-    weights = WEIGHTS if weights is None else weights
+def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
+         dense_weight: float = DENSE_WEIGHT, prior: dict[str, float] | None = None) -> list[Hit]:
+    """Combine the two scored lists (either may be empty) into the k best hits."""
     prior = KIND_PRIOR if prior is None else prior
     hits: dict[str, Hit] = {}
-    for name, ranked in (("dense", dense), ("lexical", lexical)):
-        for rank, (cid, chunk) in enumerate(ranked):
-            h = hits.get(cid)
-            if h is None:
-                h = hits[cid] = Hit(cid, chunk, 0.0)  # type: ignore[arg-type]
-            elif h.chunk is None:
-                h.chunk = chunk  # type: ignore[assignment]
-            h.score += weights.get(name, 1.0) / (RRF_K + rank + 1)
+    best_lexical = max((x.score for x in lexical), default=0.0) or 1.0
+    for name, scored, scale in (("lexical", lexical, 1.0 / best_lexical),
+                                ("dense", dense, dense_weight if lexical else 1.0)):
+        for rank, x in enumerate(scored):
+            h = hits.setdefault(x.id, Hit(x.id, x.chunk, 0.0))  # type: ignore[arg-type]
+            h.chunk = h.chunk or x.chunk
+            h.score += scale * x.score
             setattr(h, f"{name}_rank", rank + 1)
     missing = [h.id for h in hits.values() if h.chunk is None]
     if missing:
         found = dict(store.get(missing))
         for h in hits.values():
-            if h.chunk is None:
-                h.chunk = found.get(h.id)  # type: ignore[assignment]
+            h.chunk = h.chunk or found.get(h.id)  # type: ignore[assignment]
     ranked = [h for h in hits.values() if h.chunk is not None]
     for h in ranked:
         h.score *= prior.get(h.chunk.kind, 1.0)

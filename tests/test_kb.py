@@ -154,19 +154,24 @@ def test_hybrid_finds_what_each_retriever_alone_ranks_lower(tmp_path, embedder, 
     assert hybrid[0].dense_rank is not None and hybrid[0].lexical_rank == 1
 
 
-def test_fusion_ranks_agreement_above_a_single_list_winner():
-    a, b, c = (f"id{i}" for i in range(3))
-    dense = [(a, None), (b, None), (c, None)]
-    lexical = [(c, None), (b, None)]
+def test_fusion_adds_normalised_lexical_to_weighted_dense_and_applies_the_kind_prior():
+    from kb.chunk import Chunk
+    from kb.search import Scored
 
-    class NoStore:
+    kinds = {"a": "function", "b": "function", "c": "lit_test", "d": "function"}
+
+    class Chunks:
         def get(self, ids):
-            from kb.chunk import Chunk
-            return [(i, Chunk(text=i, path=i, start_line=1, end_line=1)) for i in ids]
+            return [(i, Chunk(text=i, path=i, start_line=1, end_line=1, kind=kinds[i])) for i in ids]
 
-    hits = fuse(dense, lexical, 3, NoStore())
-    assert [h.id for h in hits] == [b, c, a] or [h.id for h in hits] == [c, b, a]
-    assert hits[-1].id == a  # first in one list only loses to items both lists agree on
+    lexical = [Scored("a", 10.0), Scored("b", 9.0), Scored("c", 10.0)]
+    dense = [Scored("b", 0.9), Scored("d", 0.95), Scored("a", 0.1)]
+    hits = fuse(dense, lexical, 4, Chunks())
+    score = {h.id: round(h.score, 3) for h in hits}
+    assert score == {"b": round(0.9 + 0.3 * 0.9, 3), "a": round(1.0 + 0.03, 3),
+                     "c": 0.6, "d": round(0.3 * 0.95, 3)}
+    assert [h.id for h in hits] == ["b", "a", "c", "d"]  # agreement beats a lexical-only tie
+    assert hits[0].dense_rank == 1 and hits[0].lexical_rank == 2
 
 
 def test_tokenize_splits_identifiers_and_keeps_them_whole():
