@@ -125,6 +125,36 @@ def latency(kb: KnowledgeBase, questions: list[dict], reps: int = 3) -> dict:
             "max_ms": round(times[-1], 1)}
 
 
+def markdown(res: dict) -> str:
+    """The committed, readable form of the results."""
+    fi, rf, lat = res.get("full_index", {}), res.get("refresh", {}), res.get("latency_hybrid", {})
+    m, sw = res["machine"], res["software"]
+    lines = [
+        "# Knowledge-base benchmark (real triton-ascend + AscendNPU-IR)", "",
+        f"Date {res['date']}; {m['cpu_count']} cores, {m['platform']}, Python {m['python']}; "
+        f"chromadb {sw['chromadb']}, torch {sw['torch']}, sentence-transformers "
+        f"{sw['sentence_transformers']}, model {sw['embedding_model']} ({sw['max_tokens']} tokens).",
+        "", "| measure | value | target |", "|---|---|---|",
+        f"| full index, both repos | {fi.get('seconds')} s, {fi.get('chunks')} chunks, "
+        f"{fi.get('chunks_per_s')} chunks/s, {fi.get('files')} files | < 600 s |",
+        f"| peak memory (RSS) during the index | {fi.get('peak_rss_mb')} MB | |",
+        f"| refresh, triton-ascend {str(rf.get('from'))[:10]} -> {str(rf.get('to'))[:10]} | "
+        f"{rf.get('seconds')} s ({rf.get('files_reindexed')} files re-indexed, "
+        f"{rf.get('files_removed')} removed) | < 30 s |",
+        f"| hybrid query latency at {res.get('chunks_for_latency')} chunks | p50 "
+        f"{lat.get('p50_ms')} ms, p95 {lat.get('p95_ms')} ms ({lat.get('queries')} queries) | "
+        "p95 < 100 ms |", "",
+        "## Retrieval quality (bench/kb/questions.toml)", "",
+        "| filter | mode | R@1 | R@5 | R@10 | MRR |", "|---|---|---|---|---|---|",
+    ]
+    for key, label in (("quality", "none"), ("quality_backend_filter", "backend")):
+        for mode, q in res.get(key, {}).items():
+            lines.append(f"| {label} | {mode} | {q['recall@1']} | {q['recall@5']} | "
+                         f"{q['recall@10']} | {q['mrr']} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--triton-ascend", required=True, help="local clone or bare mirror")
@@ -176,6 +206,7 @@ def main() -> int:
         print(res["latency_hybrid"], flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=2, default=str))
+    out.with_suffix(".md").write_text(markdown(res))
     return 0
 
 
