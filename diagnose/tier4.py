@@ -35,7 +35,8 @@ def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[s
             refusals.append(str(exc))
     if not answers:
         return _skipped(" ".join(dict.fromkeys(refusals))), []
-    merged = _merged([escalate.escalation_to_tier_result(a) for a in answers], refusals)
+    merged = _merged([(a.symptom, escalate.escalation_to_tier_result(a)) for a in answers],
+                     refusals)
     return merged, [_record(a) for a in answers]
 
 
@@ -54,10 +55,37 @@ def _record(esc: Any) -> Escalation:
                       conclusion=esc.reason + (f" Rewrite family: {family}." if family else ""))
 
 
-def _merged(results: list[TierResult], refusals: list[str]) -> TierResult:
-    """One TierResult for all questions: enough only when the answered ones agree on a family."""
-    families = {f.rewrite_family for r in results if r.sufficient for f in r.findings}
-    reason = " ".join(dict.fromkeys([r.reason for r in results] + refusals))
+# What a symptom costs a kernel, roughly: losing the tensor-core path, the pipeliner, or
+# registers to spills changes the hot loop's instruction mix (multiples); narrow or discrete
+# accesses multiply memory instructions; one surviving layout conversion or wide index math
+# adds a round trip or a few instructions per tile. When the answers to several symptoms name
+# different rewrites, the costliest symptom's answer is the change to make first.
+SEVERITY = {
+    "dot-without-wgmma": 3, "no-async-copy-after-pipeline": 3, "register-spills": 3,
+    "unstructured-access-fallback": 3, "scalar-global-loads": 2, "discrete-mask-to-select": 2,
+    "global-atomics": 2, "convert-layout-survives": 1, "int64-index-arith": 1,
+}
+
+
+def _merged(answers: list[tuple[str, TierResult]], refusals: list[str]) -> TierResult:
+    """One TierResult for all questions: enough when the answered ones agree on a family, or
+    when the costliest answered symptom's answer names one family on its own."""
+    answered = [(sym, r) for sym, r in answers if r.sufficient]
+    families = {f.rewrite_family for _, r in answered for f in r.findings}
+    reason = " ".join(dict.fromkeys([r.reason for _, r in answers] + refusals))
+    sufficient = len(families) == 1
+    if len(families) > 1:
+        top = max(SEVERITY.get(sym, 0) for sym, _ in answered)
+        lead = [(sym, r) for sym, r in answered if SEVERITY.get(sym, 0) == top]
+        lead_families = {f.rewrite_family for _, r in lead for f in r.findings}
+        if len(lead_families) == 1 and top > 0:
+            sufficient = True
+            leader = lead[0][0]
+            reason = (f"The answers differ; {leader} costs the kernel most, so its answer comes "
+                      f"first. {reason}")
+            # the leading answer's findings first, so the ladder's conclusion takes its family
+            answers = lead + [(sym, r) for sym, r in answers if (sym, r) not in lead]
+    results = [r for _, r in answers]
     return TierResult(TIER, TIER_NAME, [f for r in results for f in r.findings],
-                      sufficient=len(families) == 1, reason=reason,
+                      sufficient=sufficient, reason=reason,
                       elapsed_s=round(sum(r.elapsed_s for r in results), 4))

@@ -501,3 +501,22 @@ def test_a_launch_site_hypothesis_is_confirmed_anywhere_in_the_kernel_it_launche
     assert confirms(fact, launch)
     assert not confirms(fact, _hypothesis("common-block-size", 30, kernel="other",
                                           function="run"))
+
+
+def test_tier4_answers_that_disagree_follow_the_costliest_symptom():
+    from diagnose.evidence import Finding, TierResult
+    from diagnose.tier4 import _merged
+
+    def answer(family: str) -> TierResult:
+        return TierResult(4, "compiler-source escalation",
+                          [Finding(tier=4, kind="pass-source", card_id="", rewrite_family=family,
+                                   message=family, confidence=0.85)], sufficient=True)
+
+    merged = _merged([("convert-layout-survives", answer("layout-friendly-shapes")),
+                      ("dot-without-wgmma", answer("block-size-tuning"))], [])
+    assert merged.sufficient
+    assert merged.findings[0].rewrite_family == "block-size-tuning"
+    assert "dot-without-wgmma costs the kernel most" in merged.reason
+    tie = _merged([("scalar-global-loads", answer("add-divisibility-hints")),
+                   ("discrete-mask-to-select", answer("contiguous-load-gather"))], [])
+    assert not tie.sufficient  # equally costly symptoms with different answers: climb no further
