@@ -16,7 +16,12 @@ from dataclasses import dataclass, field
 from diagnose.escalation.facts import KernelFacts, kernel_facts
 from diagnose.escalation.freshness import IndexCheck, check_index, installed_version
 from diagnose.escalation.llm import LLMConfig, LLMSummary, summarise
-from diagnose.escalation.question import EscalationError, Question, build_question
+from diagnose.escalation.question import (
+    SEARCH_WEIGHTS,
+    EscalationError,
+    Question,
+    build_question,
+)
 from diagnose.escalation.ranking import Candidate, Passage, rank
 from diagnose.escalation.rewrite import (
     ChainLink,
@@ -28,7 +33,7 @@ from diagnose.escalation.rewrite import (
 from diagnose.evidence import Finding, TierResult
 from kb.chunk import BACKENDS
 from kb.passes import PassRecord, PassRegistry
-from kb.search import KnowledgeBase
+from kb.search import Filters, KnowledgeBase
 
 TIER, TIER_NAME = 4, "compiler-source escalation"
 VERDICTS = ("answered", "no-condition", "no-passage")
@@ -111,6 +116,37 @@ def gather(kb: KnowledgeBase, q: Question, depth: int) -> list[Candidate]:
     return list(pool.values())
 
 
+_CALL = re.compile(r"(?<![\w.>:])([A-Za-z_]\w{4,})\s*\(")
+_NOT_CALLEES = frozenset({"failed", "succeeded", "static_cast", "dyn_cast", "isa", "cast",
+                          "llvm", "assert", "return", "sizeof", "while", "switch"})
+MAX_CALLEES = 3
+
+
+def callees(passages: list[Passage]) -> list[str]:
+    """Free functions the best deciding lines call (`supportMMA(op, 3)`, `isDiscreteMask(...)`):
+    the branch is decided inside them, so their definitions are searched too."""
+    names: list[str] = []
+    for p in [p for p in passages if p.deciding and p.deciding.term][:MAX_CALLEES]:
+        for name in _CALL.findall(p.deciding.text):  # type: ignore[union-attr]
+            if name not in _NOT_CALLEES and name not in names and name != p.symbol.split("::")[-1]:
+                names.append(name)
+    return names[:MAX_CALLEES]
+
+
+def follow_callees(kb: KnowledgeBase, q: Question, pool: list[Candidate], passages: list[Passage],
+                   depth: int) -> list[Candidate]:
+    """Add the definitions of the functions the deciding lines call (provenance analysis)."""
+    by_id = {c.id: c for c in pool}
+    for name in callees(passages):
+        query = f"{name} {' '.join(q.route.focus[:8])}"
+        for hit in kb.search(query, k=depth, filters=Filters(backend=q.searches[0].filters.backend)):
+            if hit.chunk.symbol.split("::")[-1] != name or hit.chunk.kind not in ("function", "method"):
+                continue
+            cand = by_id.setdefault(hit.id, Candidate(hit.id, hit.chunk))
+            cand.add(f"callee:{name}", "analysis", SEARCH_WEIGHTS["analysis"], hit.score)
+    return list(by_id.values())
+
+
 def _names_pass(p: Passage, q: Question) -> bool:
     r = q.record
     names = [r.argument, r.def_name, *r.classes] if r else q.route.passes
@@ -156,7 +192,10 @@ def escalate(kb: KnowledgeBase, registry: PassRegistry, *, symptom: str,
     t0 = time.perf_counter()
     _check_request(kb, registry, backend, k)
     q = build_question(registry, symptom=symptom, pass_name=pass_name, backend=backend)
-    ranked = rank(gather(kb, q, max(MIN_DEPTH, 3 * k)), q.route.focus)
+    depth = max(MIN_DEPTH, 3 * k)
+    pool = gather(kb, q, depth)
+    ranked = rank(pool, q.route.focus)
+    ranked = rank(follow_callees(kb, q, pool, relevant(ranked, q), depth), q.route.focus)
     passages = relevant(ranked, q)[:k]
     verdict, reason = _verdict(passages, q, backend)
     top = deciding_passage(passages)

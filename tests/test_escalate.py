@@ -492,3 +492,15 @@ def test_offset_facts_follow_loaded_and_divided_values_into_addptr():
         "    %s = tt.addptr %x, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc6)",
     ])
     assert offset_facts(ttir) == {"loaded_offsets": 1, "div_rem_offsets": 1}
+
+
+def test_callees_of_the_deciding_line_are_followed_not_casts_or_the_passage_itself():
+    from diagnose.escalate import callees
+    from diagnose.escalation.ranking import Candidate, rank
+    text = "\n".join(["// lib/X.cpp :: pickVersion", "int pickVersion(DotOp op) {",
+                      "  if (supportMMA(op, 3) && !failed(verifyShape(op)))", "    return 3;",
+                      "  if (pickVersion(dyn_cast<DotOp>(op))) return 2;", "}"])
+    chunk = Chunk(text=text, path="lib/X.cpp", start_line=1, end_line=5, kind="function",
+                  language="cpp", symbol="pickVersion")
+    passages = rank([Candidate("x", chunk, fused=1.0, provenance="impl")], ["supportMMA", "Shape"])
+    assert callees(passages) == ["supportMMA", "verifyShape"]

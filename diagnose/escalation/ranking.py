@@ -155,7 +155,8 @@ def deciding_lines(chunk: Chunk, focus: list[str]) -> list[DecidingLine]:
         if term:
             extra = len(focus_terms(code, focus)) - 1
             weight += EXTRA_TERM_BONUS * min(extra, MAX_EXTRA_TERMS)
-        found.append(DecidingLine(chunk.start_line + offset, body[offset].strip()[:240],
+        # the whole statement: `if (a &&` alone hides the clause on the next line
+        found.append(DecidingLine(chunk.start_line + offset, " ".join(text.split())[:240],
                                   kinds, term, round(weight, 3)))
     return sorted(found, key=lambda d: (-d.weight, d.line))
 
