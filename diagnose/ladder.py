@@ -154,11 +154,14 @@ def tier4(ctx: Context) -> TierResult:
     if ctx.open_kb is None:
         return skipped(4, "No knowledge base is configured; run `passwise index` to build one.")
     ir = ctx.tier(3)
-    asks = list(dict.fromkeys((f.evidence["symptom"], f.passes[0] if f.passes else "")
+    asks = list(dict.fromkeys((f.evidence["symptom"], f.passes[0] if f.passes else "",
+                               (f.location or {}).get("function", ""))
                               for f in (ir.findings if ir else []) if f.kind == "ir-symptom"))
     if not asks:
         return skipped(4, "Nothing to ask the compiler source: no IR symptom names a pass.")
-    result, records = escalate_symptoms(ctx.open_kb, asks, ctx.backend, _compiler_version(ctx))
+    kernels = {k.kernel: k for k in (ctx.capture.kernels if ctx.capture else [])}
+    result, records = escalate_symptoms(ctx.open_kb, asks, ctx.backend, _compiler_version(ctx),
+                                        kernels)
     ctx.escalations += records
     return result
 

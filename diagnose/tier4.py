@@ -13,10 +13,13 @@ from kb.errors import KBError
 TIER, TIER_NAME = 4, "compiler-source escalation"
 
 
-def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[str, str]],
-                      backend: str, compiler_version: str | None
+def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[str, str, str]],
+                      backend: str, compiler_version: str | None,
+                      kernels: dict[str, Any] | None = None
                       ) -> tuple[TierResult, list[Escalation]]:
-    """Ask each (symptom, pass) of the knowledge base; a refusal is a reason, not a crash."""
+    """Ask each (symptom, pass, kernel) of the knowledge base; a refusal is a reason, not a
+    crash. `kernels` maps kernel names to their captured KernelIR, whose facts (warps, dot
+    shape, mask bounds...) let tier 4 tell which clause of a deciding branch the kernel fails."""
     try:
         from diagnose import escalate
     except ImportError:
@@ -26,11 +29,13 @@ def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[s
     except KBError as exc:
         return _skipped(str(exc)), []
     answers, refusals = [], []
-    for symptom, pass_arg in asks:
+    for symptom, pass_arg, kernel in asks:
+        kir = (kernels or {}).get(kernel) or next(iter((kernels or {}).values()), None)
         try:
             answers.append(escalate.escalate(
                 kb, registry, symptom=symptom, pass_name=pass_arg or None, backend=backend,
-                kernel_compiler_version=compiler_version))
+                kernel_compiler_version=compiler_version,
+                kernel_facts=_facts(escalate, kir)))
         except KBError as exc:  # empty index, unknown pass: tier 4's one-sentence reasons
             refusals.append(str(exc))
     if not answers:
@@ -38,6 +43,16 @@ def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[s
     merged = _merged([(a.symptom, escalate.escalation_to_tier_result(a)) for a in answers],
                      refusals)
     return merged, [_record(a) for a in answers]
+
+
+def _facts(escalate: Any, kir: Any) -> Any:
+    """The kernel's facts for tier 4, or None when there is no capture (or it cannot be read)."""
+    if kir is None or getattr(kir, "failure", None) is not None:
+        return None
+    try:
+        return escalate.kernel_facts(kir)
+    except (ValueError, KeyError, AttributeError, IndexError):
+        return None
 
 
 def _skipped(why: str) -> TierResult:
