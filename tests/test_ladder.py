@@ -253,7 +253,9 @@ def test_tier4_over_an_indexed_compiler_concludes_with_cited_passages(tasks, tmp
     d = diagnose(ctx)
     assert [f.card_id for f in d.tier(1).findings] == ["common-no-autotune"]
     assert d.verdict == "concluded" and d.concluded_tier == 4
-    assert d.conclusion.rewrite_family == "add-divisibility-hints"
+    # Both the start offset (3) and the mask bound (numel - 3) are unaligned; with the
+    # kernel's facts, tier 4 may name either remedy, never an unrelated one.
+    assert d.conclusion.rewrite_family in ("add-divisibility-hints", "even-k-specialization")
     assert d.conclusion.hotspot.kernel == "shifted_copy"  # the kernel, not the compiler file
     cited = {c.path for c in d.conclusion.citations}
     assert "lib/Dialect/TritonGPU/Transforms/Coalesce.cpp" in cited
