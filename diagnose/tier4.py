@@ -98,7 +98,12 @@ def _merged(answers: list[tuple[str, TierResult]], refusals: list[str]) -> TierR
             leader = lead[0][0]
             reason = (f"The answers differ; {leader} costs the kernel most, so its answer comes "
                       f"first. {reason}")
-            # the leading answer's findings first, so the ladder's conclusion takes its family
+            # The leading answer's findings first; the others stay as evidence at half their
+            # confidence, so they cannot confirm a tier-1 hypothesis over the leading answer.
+            for sym, r in answers:
+                if (sym, r) not in lead:
+                    for f in r.findings:
+                        f.confidence = round(f.confidence / 2, 3)
             answers = lead + [(sym, r) for sym, r in answers if (sym, r) not in lead]
     results = [r for _, r in answers]
     return TierResult(TIER, TIER_NAME, [f for r in results for f in r.findings],
