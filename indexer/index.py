@@ -229,11 +229,10 @@ def _chunks_of(snap: Snapshot, path: str, rep: SourceReport) -> list[Chunk]:
         result = chunk_file(path, text)
         chunks = result.chunks
         rep.fallback_files += int(result.fallback)
-    version = compiler_version(snap) if rep.compiler_version == "" else rep.compiler_version
     for c in chunks:
         c.source, c.repo_url, c.commit = spec.name, snap.repo_url, snap.version
         c.backend = c.backend if c.backend not in ("", "common") else spec.backend_of(path)
-        c.compiler_version = version
+        c.compiler_version = rep.compiler_version
         c.permalink = snap.permalink(path, c.start_line, c.end_line)
     return chunks
 
