@@ -112,13 +112,16 @@ def index_corpus(kb: KnowledgeBase, corpus: Corpus, *, mirrors: dict[str, str],
 
 def index_sources(kb: KnowledgeBase, specs: Iterable[SourceSpec], *, corpus_name: str,
                   mirrors: dict[str, str], progress: Progress | None = None,
-                  on_snapshot: Callable[[Snapshot, str], None] | None = None) -> IndexReport:
+                  on_snapshot: Callable[[Snapshot, str], None] | None = None,
+                  rebuild_lexical: bool = True) -> IndexReport:
+    """Index the sources; `rebuild_lexical=False` lets a caller indexing several corpora
+    rebuild the lexical cache once, after the last one."""
     progress = progress or Progress()
     t0 = time.perf_counter()
     report = IndexReport()
     for spec in specs:
         report.sources.append(_index_source(kb, spec, corpus_name, mirrors, progress, on_snapshot))
-    if any(s.status == "indexed" for s in report.sources):
+    if rebuild_lexical and any(s.status == "indexed" for s in report.sources):
         kb.lexical(progress=not progress.quiet)  # rebuild the lexical cache once, at the end
     report.total_chunks = kb.store.count()
     report.seconds = round(time.perf_counter() - t0, 2)

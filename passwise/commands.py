@@ -60,9 +60,13 @@ def cmd_index(args: argparse.Namespace, s: Settings) -> int:
     report = IndexReport()
     for corpus_name, spec in specs:
         part = index_sources(kb, [spec], corpus_name=corpus_name, mirrors=mirrors,
-                             progress=progress, on_snapshot=_registry_hook(kb, progress))
+                             progress=progress, on_snapshot=_registry_hook(kb, progress),
+                             rebuild_lexical=False)
         report.sources += part.sources
-        report.total_chunks, report.seconds = part.total_chunks, report.seconds + part.seconds
+        report.seconds += part.seconds
+    if any(r.status == "indexed" for r in report.sources):
+        kb.lexical(progress=not progress.quiet)
+    report.total_chunks = kb.store.count()
     _print_report(report, s)
     return 0 if any(r.status != "skipped" for r in report.sources) else 1
 
