@@ -270,7 +270,8 @@ def indexed_sources(kb: KnowledgeBase) -> list[dict]:
 def refresh(kb: KnowledgeBase, *, mirrors: dict[str, str], progress: Progress | None = None,
             on_snapshot=None) -> IndexReport:
     """Re-index every indexed source against its newest version (fetching git sources)."""
-    specs = [SourceSpec(**s["spec"]) for s in indexed_sources(kb) if s.get("spec")]
-    corpus = ",".join(sorted({s["corpus"] or "" for s in indexed_sources(kb)}))
+    sources = indexed_sources(kb)
+    specs = [SourceSpec(**s["spec"]) for s in sources if s.get("spec")]
+    corpus = ",".join(sorted({s["corpus"] or "" for s in sources}))
     return index_sources(kb, specs, corpus_name=corpus, mirrors=mirrors, progress=progress,
                          on_snapshot=on_snapshot)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from indexer.index import IndexReport, Progress, index_sources, indexed_sources, refresh
 from indexer.manifest import list_corpora, load_corpus
@@ -191,7 +190,3 @@ def cmd_corpora(args: argparse.Namespace, s: Settings) -> int:
         for x in r["sources"]:
             print(f"    {x['name']:24} {x['type']:8} {x['url']}")
     return 0
-
-
-def _stderr(msg: str) -> None:
-    print(msg, file=sys.stderr)
