@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from diagnose.escalation.facts import KernelFacts, kernel_facts
 from diagnose.escalation.freshness import IndexCheck, check_index, installed_version
+from diagnose.escalation.handlers import follow_handlers
 from diagnose.escalation.llm import LLMConfig, LLMSummary, summarise
 from diagnose.escalation.question import (
     SEARCH_WEIGHTS,
@@ -191,16 +192,19 @@ def escalate(kb: KnowledgeBase, registry: PassRegistry, *, symptom: str,
     """
     t0 = time.perf_counter()
     _check_request(kb, registry, backend, k)
-    q = build_question(registry, symptom=symptom, pass_name=pass_name, backend=backend)
+    q = build_question(registry, symptom=symptom, pass_name=pass_name, backend=backend,
+                       facts=kernel_facts)
     depth = max(MIN_DEPTH, 3 * k)
     pool = gather(kb, q, depth)
-    ranked = rank(pool, q.route.focus)
-    ranked = rank(follow_callees(kb, q, pool, relevant(ranked, q), depth), q.route.focus)
+    if q.kernel:  # the analysis' handler of the kernel's construct decides for this kernel
+        pool = follow_handlers(kb, q.kernel, pool, backend, depth, SEARCH_WEIGHTS["handler"])
+    ranked = rank(pool, q.focus, q.marks)
+    ranked = rank(follow_callees(kb, q, pool, relevant(ranked, q), depth), q.focus, q.marks)
     passages = relevant(ranked, q)[:k]
     verdict, reason = _verdict(passages, q, backend)
     top = deciding_passage(passages)
-    rewrite = (choose_rewrite(q.route, passages, backend, q.pass_arg, facts=kernel_facts) if passages
-               else Rewrite("", basis="none"))
+    rewrite = (choose_rewrite(q.route, passages, backend, q.pass_arg, facts=kernel_facts,
+                              kernel=q.kernel) if passages else Rewrite("", basis="none"))
     version = kernel_compiler_version if kernel_compiler_version is not None else installed_version(backend)
     index = check_index(passages, version, q.record.source if q.record else "")
     esc = Escalation(

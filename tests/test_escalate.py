@@ -504,3 +504,103 @@ def test_callees_of_the_deciding_line_are_followed_not_casts_or_the_passage_itse
                   language="cpp", symbol="pickVersion")
     passages = rank([Candidate("x", chunk, fused=1.0, provenance="impl")], ["supportMMA", "Shape"])
     assert callees(passages) == ["supportMMA", "verifyShape"]
+
+
+# ------------------------------------------------------------------ kernel questions (facts -> handler)
+
+DISPATCH = "\n".join([
+    "// lib/Offsets.cpp :: parseArithOp",
+    "void parseArithOp(Operation *op, OffsetMap &m) {",
+    "  if (auto addIOp = dyn_cast<arith::AddIOp>(op)) {",
+    "    parseAddI(addIOp, m);",
+    "  } else if (auto remSIOp = dyn_cast<arith::RemSIOp>(op)) {",
+    "    parseBinaryOp(remSIOp, m);",
+    "  } else if (auto mulIOp = dyn_cast<arith::MulIOp>(op)) {",
+    "    parseMulI(mulIOp, m);",
+    "  }",
+    "}",
+])
+
+
+def test_handler_names_follow_the_dispatch_on_the_op_not_casts_or_other_branches():
+    from diagnose.escalation.handlers import handler_names
+    chunk = Chunk(text=DISPATCH, path="lib/Offsets.cpp", start_line=1, end_line=9,
+                  kind="function", language="cpp", symbol="parseArithOp")
+    assert handler_names(chunk, ["RemSIOp", "DivSIOp"]) == ["parseBinaryOp"]
+    assert handler_names(chunk, ["LoadOp"]) == []
+    ctor = Chunk(text="// lib/A.cpp :: AxisInfoAnalysis\n  visitors.append<AddOpVisitor<arith::AddIOp>>();\n"
+                      "  visitors.append<CmpOpAxisInfoVisitor<arith::CmpIOp>>();",
+                 path="lib/A.cpp", start_line=1, end_line=2, kind="method", language="cpp",
+                 symbol="AxisInfoAnalysis::AxisInfoAnalysis")
+    assert handler_names(ctor, ["CmpIOp"]) == ["CmpOpAxisInfoVisitor"]
+
+
+@pytest.mark.parametrize("facts, asked", [
+    ({"div_rem_offsets": 3, "loaded_offsets": 0}, ["div-rem-offsets"]),
+    ({"div_rem_offsets": 0, "loaded_offsets": 2}, ["loaded-offsets"]),
+    ({"div_rem_offsets": 0, "loaded_offsets": 0}, []),
+    ({"num_warps": 4}, []),  # the facts do not say: nothing is asked
+    (None, []),
+])
+def test_kernel_questions_are_asked_only_when_the_facts_show_the_construct(compiler, facts, asked):
+    q = build_question(compiler.registry, symptom="unstructured-access-fallback", pass_name=None,
+                       backend="ascend", facts=facts)
+    assert [k.name for k in q.kernel] == asked
+    planned = {s.name.split(":")[1] for s in q.searches if s.provenance == "kernel"}
+    assert planned == set(asked)
+    assert ("The kernel facts show" in q.text) == bool(asked)
+
+
+def test_a_call_named_by_marks_decides_only_when_a_kernel_question_names_it():
+    chunk = Chunk(text="// lib/O.cpp :: parseLoad\nvoid parseLoad(LoadOp op) {\n"
+                       "  offsetMap[dst].setUnstructured(rank);\n}",
+                  path="lib/O.cpp", start_line=1, end_line=3, kind="function", language="cpp")
+    assert deciding_lines(chunk, ["Unstructured"]) == []
+    (line,) = deciding_lines(chunk, ["Unstructured"], marks=["setUnstructured"])
+    assert (line.line, line.kinds, line.term) == (2, ["marks"], "Unstructured")
+
+
+def test_div_rem_offsets_lead_to_the_offset_analysis_handler_and_avoid_div_mod(compiler):
+    esc = _esc(compiler, "unstructured-access-fallback", backend="ascend",
+               kernel_facts={"div_rem_offsets": 2, "loaded_offsets": 0})
+    top = esc.passages[0]
+    assert top.path.endswith("OffsetAnalysis.cpp") and top.symbol == "parseBinaryOp"
+    assert top.provenance == "handler" and "handler:div-rem-offsets:parseBinaryOp" in top.found_by
+    assert esc.rewrite.family == "avoid-div-mod-index"
+    assert "div_rem_offsets=2" in esc.rewrite.kernel_check and "parseBinaryOp" in esc.rewrite.kernel_check
+
+
+def test_loaded_offsets_lead_to_parse_load_and_a_contiguous_gather(compiler):
+    esc = _esc(compiler, "unstructured-access-fallback", backend="ascend",
+               kernel_facts={"div_rem_offsets": 0, "loaded_offsets": 1})
+    assert esc.passages[0].symbol == "parseLoad" and esc.passages[0].provenance == "handler"
+    assert esc.passages[0].deciding.kinds == ["marks"]
+    assert esc.rewrite.family == "contiguous-load-gather" and "parseLoad" in esc.rewrite.kernel_check
+
+
+def test_without_facts_no_handler_is_followed(compiler):
+    esc = _esc(compiler, "unstructured-access-fallback", backend="ascend")
+    assert all(p.provenance != "handler" for p in esc.passages)
+    assert esc.rewrite.kernel_check == ""
+
+
+def test_a_deciding_handler_of_the_mask_compare_calls_for_even_k():
+    from diagnose.escalation.ranking import Candidate, rank
+    from diagnose.escalation.rewrite import choose_rewrite
+    route = next(r for r in load_routes() if r.id == "scalar-global-loads")
+    kernel = [k for k in route.kernel if k.name == "unaligned-mask-bound"]
+    cmp_text = "\n".join(["// lib/A.cpp :: CmpOpAxisInfoVisitor::getAxisInfo",
+                          "  constHint = std::max(constHint, gcd(lhs.getContiguity(d), rhs.getDivisibility(d)));"])
+    align_text = "\n".join(["// lib/A.cpp :: getAlignment",
+                            "  unsigned alignment = std::min(maxMultiple, maxContig);"])
+    cmp_ = Candidate("cmp", Chunk(text=cmp_text, path="lib/A.cpp", start_line=10, end_line=10,
+                                  kind="method", language="cpp"), fused=0.5)
+    cmp_.add("handler:unaligned-mask-bound:CmpOpAxisInfoVisitor", "handler", 0.8, 0.5)
+    align = Candidate("al", Chunk(text=align_text, path="lib/A.cpp", start_line=50, end_line=50,
+                                  kind="method", language="cpp"), fused=1.0, provenance="analysis")
+    passages = rank([align, cmp_], route.focus)
+    facts = {"unaligned_mask_bounds": ["n"], "unaligned_strides": []}
+    rw = choose_rewrite(route, passages, "cuda", "tritongpu-coalesce", facts=facts, kernel=kernel)
+    assert passages[0].id == "cmp"  # the handler outranks the better-retrieved pointer clamp
+    assert rw.family == "even-k-specialization" and rw.where == "lib/A.cpp:10"
+    assert "CmpOpAxisInfoVisitor handles CmpIOp" in rw.kernel_check

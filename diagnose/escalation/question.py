@@ -10,10 +10,19 @@ from kb.errors import KBError
 from kb.passes import PassRecord, PassRegistry
 from kb.search import Filters
 
-from .symptoms import SymptomRoute, generic_route, match_route, named_passes, route_by_id
+from .facts import KernelFacts, holds
+from .symptoms import (
+    KernelQuestion,
+    SymptomRoute,
+    generic_route,
+    match_route,
+    named_passes,
+    route_by_id,
+)
 
 MAX_IMPL_FILES = 4
-SEARCH_WEIGHTS = {"pass": 1.0, "impl": 1.0, "analysis": 0.8, "pipeline": 0.8, "open": 0.4}
+SEARCH_WEIGHTS = {"pass": 1.0, "impl": 1.0, "analysis": 0.8, "pipeline": 0.8, "open": 0.4,
+                  "kernel": 0.8, "handler": 0.8}
 
 
 class EscalationError(KBError):
@@ -31,7 +40,7 @@ class SearchSpec:
     name: str
     query: str
     filters: Filters
-    provenance: str  # pass | impl | analysis | pipeline | open
+    provenance: str  # pass | impl | analysis | pipeline | kernel | handler | open
 
     @property
     def weight(self) -> float:
@@ -52,10 +61,25 @@ class Question:
     route_source: str  # "id" | "free-text" | "generic"
     record: PassRecord | None
     searches: list[SearchSpec] = field(default_factory=list)
+    kernel: list[KernelQuestion] = field(default_factory=list)  # asked because of the facts
 
     @property
     def pass_arg(self) -> str:
         return self.record.argument if self.record else ""
+
+    @property
+    def focus(self) -> list[str]:
+        """The row's focus terms and those of the kernel questions asked."""
+        return list(dict.fromkeys([*self.route.focus, *(t for k in self.kernel for t in k.focus)]))
+
+    @property
+    def marks(self) -> list[str]:
+        return list(dict.fromkeys(m for k in self.kernel for m in k.marks))
+
+
+def kernel_questions(route: SymptomRoute, facts: KernelFacts | None) -> list[KernelQuestion]:
+    """The row's kernel questions whose construct the kernel's facts show (`when` holds)."""
+    return [k for k in route.kernel if facts and holds(k.when, facts) is True]
 
 
 def _all_names(registry: PassRegistry) -> list[str]:
@@ -115,7 +139,7 @@ def _impl_paths(record: PassRecord) -> list[str]:
 
 
 def plan_searches(question: str, route: SymptomRoute, record: PassRecord | None,
-                  backend: str) -> list[SearchSpec]:
+                  backend: str, kernel: list[KernelQuestion] | None = None) -> list[SearchSpec]:
     """The searches that answer the question, most specific first."""
     terms = " ".join(route.focus[:10])
     query = f"{question} {terms}".strip()
@@ -135,16 +159,24 @@ def plan_searches(question: str, route: SymptomRoute, record: PassRecord | None,
             plan.append(SearchSpec(f"analysis:{analysis.name}:{glob}",
                                    f"{analysis.query} {terms}".strip(),
                                    Filters(backend=backend, path_glob=glob), "analysis"))
+    # where the analysis dispatches on the kernel's construct (its handler is followed later)
+    for kq in kernel or []:
+        for glob in kq.paths:
+            plan.append(SearchSpec(f"kernel:{kq.name}:{glob}", f"{kq.query} {' '.join(kq.ops)}",
+                                   Filters(backend=backend, path_glob=glob), "kernel"))
     plan.append(SearchSpec("open", query, Filters(backend=backend), "open"))
     return plan
 
 
 def build_question(registry: PassRegistry, *, symptom: str, pass_name: str | None,
-                   backend: str) -> Question:
-    """Resolve the symptom to a pass and a table row, and plan the searches."""
+                   backend: str, facts: KernelFacts | None = None) -> Question:
+    """Resolve the symptom to a pass and a table row, and plan the searches (with the kernel
+    questions the facts call for)."""
     early = route_by_id(symptom) or match_route(symptom, backend)
     record = resolve_pass(registry, symptom, pass_name, early)
     route, how = pick_route(symptom, backend, record)
     text = route.ask(record.argument if record else (route.passes[:1] or [""])[0])
-    return Question(text, symptom, route, how, record,
-                    plan_searches(text, route, record, backend))
+    kernel = kernel_questions(route, facts)
+    plan = plan_searches(text, route, record, backend, kernel)
+    text += "".join(f" The kernel facts show {k.says}: {k.question}" for k in kernel)
+    return Question(text, symptom, route, how, record, plan, kernel)

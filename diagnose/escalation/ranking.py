@@ -10,7 +10,9 @@ predicate). A line counts fully only when it mentions one of the symptom's focus
 retrieval: the fused reciprocal-rank score of the searches that found it, scaled to (0, 1];
 condition: the weight of its best deciding line (0 when none, up to ~2.5);
 provenance: 0.5 for the pass's own definition or implementation, 0.3 for an analysis it
-consults or the pipeline file that adds it, 0 for an unfiltered search.
+consults or the pipeline file that adds it, 1.0 for the handler of an IR op the kernel's facts
+name (the code that classifies exactly this kernel's construct: more specific than the pass's
+generic driver), 0 for an unfiltered search.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from dataclasses import asdict, dataclass, field
 
 from kb.chunk import Chunk
 
-PROVENANCE_BONUS = {"pass": 0.5, "impl": 0.5, "analysis": 0.3, "pipeline": 0.3, "open": 0.0}
+PROVENANCE_BONUS = {"pass": 0.5, "impl": 0.5, "analysis": 0.3, "pipeline": 0.3, "kernel": 0.3,
+                    "handler": 1.0, "open": 0.0}
+MARKS_WEIGHT = 0.8  # a call that sets the outcome (`setUnstructured(...)`), named by a kernel question
 FOCUS_BONUS = 1.0
 UNFOCUSED_FACTOR = 0.4  # a branch on something else: probably not the one that decided
 MULTI_KIND_BONUS = 0.2
@@ -135,20 +139,31 @@ def _statements(body: list[str]) -> list[tuple[int, str]]:
     return out
 
 
-def deciding_lines(chunk: Chunk, focus: list[str]) -> list[DecidingLine]:
-    """Every deciding branch of a code passage, best first; none for docs, .td and tests."""
+def _kinds(code: str, marks: re.Pattern[str] | None) -> list[tuple[str, float]]:
+    found = [(name, w) for name, rx, w in KINDS if rx.search(code)]
+    if marks is not None and marks.search(code):
+        found.append(("marks", MARKS_WEIGHT))
+    return found
+
+
+def deciding_lines(chunk: Chunk, focus: list[str], marks: list[str] | tuple = ()) -> list[DecidingLine]:
+    """Every deciding branch of a code passage, best first; none for docs, .td and tests.
+    `marks`: calls that set the outcome unconditionally (an analysis marking a value
+    unstructured decides as much as a branch does)."""
     if chunk.language not in _CODE_LANGUAGES or chunk.kind not in _CODE_KINDS:
         return []
     body = chunk.text.split("\n")[1:]  # line 0 is the chunk header
+    mark_rx = re.compile(rf"\b(?:{'|'.join(map(re.escape, marks))})\s*\(") if marks else None
     found = []
     for offset, text in _statements(body):
         if _COMMENT.match(text) or _LOGGING.search(text):
             continue
         code = text.split("//", 1)[0]
-        kinds = [name for name, rx, _ in KINDS if rx.search(code)]
-        if not kinds:
+        kinds_w = _kinds(code, mark_rx)
+        if not kinds_w:
             continue
-        weight = max(w for name, _, w in KINDS if name in kinds)
+        kinds = [name for name, _ in kinds_w]
+        weight = max(w for _, w in kinds_w)
         weight += MULTI_KIND_BONUS if len(kinds) > 1 else 0.0
         term = focus_term(code, focus)
         weight = weight + FOCUS_BONUS if term else weight * UNFOCUSED_FACTOR
@@ -185,12 +200,12 @@ def _why(p_kind: str, d: DecidingLine | None, provenance: str) -> str:
     return f"line {d.line}: {'/'.join(d.kinds)} {on}: {d.text}"
 
 
-def rank(candidates: list[Candidate], focus: list[str]) -> list[Passage]:
+def rank(candidates: list[Candidate], focus: list[str], marks: list[str] | tuple = ()) -> list[Passage]:
     """Score candidates (see the module docstring) and sort best first."""
     top = max((c.fused for c in candidates), default=0.0) or 1.0
     out = []
     for c in candidates:
-        lines = deciding_lines(c.chunk, focus)
+        lines = deciding_lines(c.chunk, focus, marks)
         best = lines[0] if lines else None
         condition = best.weight if best else 0.0
         retrieval = c.fused / top

@@ -11,7 +11,7 @@ from kb.passes import PassRecord
 
 from .facts import KernelFacts, holds
 from .ranking import DecidingLine, Passage
-from .symptoms import RewriteRule, SymptomRoute
+from .symptoms import KernelQuestion, RewriteRule, SymptomRoute
 
 RULE_DEPTH = 3  # deciding passages a rule may be matched against
 
@@ -63,6 +63,22 @@ def _fact_values(condition: str, facts: KernelFacts) -> str:
     return ", ".join(f"{n}={facts[n]}" for n in names)
 
 
+def _by_kernel(kernel: list[KernelQuestion], deciding: list[Passage], facts: KernelFacts
+               ) -> tuple[RewriteRule, str, Passage, DecidingLine, str] | None:
+    """The first deciding passage that is the handler of a construct the kernel has (reached
+    through the analysis' dispatch on the construct's ops) calls for that construct's rewrite."""
+    for passage in deciding:
+        for kq in kernel:
+            handler = next((f.rsplit(":", 1)[-1] for f in passage.found_by
+                            if f.startswith(f"handler:{kq.name}:")), "")
+            if handler:
+                line = passage.deciding
+                why = (f"the kernel facts show {kq.says} ({_fact_values(kq.when, facts)}); "
+                       f"{handler} handles {'/'.join(kq.ops)} and decides at {passage.path}:{line.line}")
+                return RewriteRule([], kq.family, kq.hint), handler, passage, line, why  # type: ignore[return-value]
+    return None
+
+
 def _by_facts(route: SymptomRoute, deciding: list[Passage], facts: KernelFacts
               ) -> tuple[RewriteRule, str, Passage, DecidingLine, str] | None:
     """The first clause (a focused deciding line matched by a rule with `requires`) that this
@@ -92,13 +108,17 @@ def _by_terms(route: SymptomRoute, deciding: list[Passage], facts: KernelFacts |
 
 def choose_rewrite(route: SymptomRoute, passages: list[Passage], backend: str, pass_arg: str,
                    cards: list[PatternCard] | None = None,
-                   facts: KernelFacts | None = None) -> Rewrite:
-    """The rule for the clause the kernel fails (with kernel facts), else the first rule whose
-    terms a deciding line mentions (best deciding passages first, at most RULE_DEPTH of them);
-    else the table's family."""
+                   facts: KernelFacts | None = None,
+                   kernel: list[KernelQuestion] | None = None) -> Rewrite:
+    """With kernel facts: the rewrite of the construct whose handler decides (kernel questions),
+    else the rule for the clause the kernel fails; else the first rule whose terms a deciding
+    line mentions (best deciding passages first, at most RULE_DEPTH of them); else the table's
+    family."""
     rw = Rewrite(route.family, basis="table" if route.family else "none")
     deciding = [p for p in passages if p.deciding and p.deciding.term][:RULE_DEPTH]
-    found = (_by_facts(route, deciding, facts) if facts else None) or _by_terms(route, deciding, facts)
+    found = ((_by_kernel(kernel, deciding, facts or {}) if kernel else None)
+             or (_by_facts(route, deciding, facts) if facts else None)
+             or _by_terms(route, deciding, facts))
     if found is not None:
         rule, term, passage, line, why = found
         rw = Rewrite(rule.family, rule.hint, "condition", term,

@@ -42,6 +42,27 @@ class RewriteRule:
 
 
 @dataclass
+class KernelQuestion:
+    """A narrower question, asked only when the kernel's facts show a construct the pass is known
+    to treat pessimistically (offsets built with // or %, a mask against an unaligned bound):
+    how does the analysis handle the IR ops of that construct? The analysis' dispatch on `ops`
+    (`dyn_cast<arith::RemSIOp>` -> `parseBinaryOp(...)`, `visitors.append<Visitor<CmpIOp>>`)
+    leads to the handler that decides; `family` is the rewrite that removes the construct."""
+
+    name: str
+    when: str  # condition over kernel facts (diagnose/escalation/facts.py); asked when it holds
+    says: str  # what the facts show, for the evidence ("pointer offsets computed with // or %")
+    question: str
+    ops: list[str]  # C++ op classes of the construct, as the analysis names them
+    paths: list[str]  # where the analysis dispatches on them (path globs)
+    query: str
+    family: str
+    hint: str = ""
+    focus: list[str] = field(default_factory=list)  # extra terms a deciding line may read
+    marks: list[str] = field(default_factory=list)  # calls that set the outcome (setUnstructured)
+
+
+@dataclass
 class SymptomRoute:
     """One row of the table: symptom -> passes, analyses, question, deciding terms, rewrite."""
 
@@ -54,6 +75,7 @@ class SymptomRoute:
     phrases: list[str] = field(default_factory=list)
     analyses: list[Analysis] = field(default_factory=list)
     rewrites: list[RewriteRule] = field(default_factory=list)
+    kernel: list[KernelQuestion] = field(default_factory=list)
     note: str = ""
 
     def ask(self, pass_arg: str) -> str:
@@ -64,6 +86,7 @@ def _route(raw: dict) -> SymptomRoute:
     raw = dict(raw)
     raw["analyses"] = [Analysis(**a) for a in raw.get("analyses", [])]
     raw["rewrites"] = [RewriteRule(**r) for r in raw.get("rewrites", [])]
+    raw["kernel"] = [KernelQuestion(**k) for k in raw.get("kernel", [])]
     return SymptomRoute(**raw)
 
 

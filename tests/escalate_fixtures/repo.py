@@ -30,6 +30,9 @@ LAYOUT = {
     "AscendPasses.td": "third_party/ascend/include/Passes.td",
     "DiscreteMaskAccessConversionPass.cpp":
         "third_party/ascend/lib/DiscreteMaskAccessConversion/DiscreteMaskAccessConversionPass.cpp",
+    "OffsetAnalysis.cpp": "third_party/ascend/lib/TritonToUnstructure/OffsetAnalysis.cpp",
+    "UnstructureConversionPass.cpp":
+        "third_party/ascend/lib/TritonToUnstructure/UnstructureConversionPass.cpp",
     "version.txt": "version.txt",
 }
 
