@@ -10,7 +10,7 @@ from __future__ import annotations
 import platform
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -23,6 +23,7 @@ from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.tier3 import tier3_result
 from diagnose.tier4 import escalate_symptoms
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
+from diagnose.weigh import rank
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
               4: "compiler-source escalation"}
@@ -40,7 +41,7 @@ class Options:
     max_tier: int = 4
     runner_json: Path | None = None
     capture_timeout: float = 300.0
-    size: str = "small"
+    size: str = "large"  # the make_inputs size the launcher is captured at (tier 3)
     python_cuda: str | None = None
     python_ascend: str | None = None
     home: Path | None = None
@@ -469,7 +470,8 @@ def _diagnosis(ctx: Context, decision: Decision, tried: list[str],
         concluded_tier=ctx.evidence[-1].tier if concluded else None,
         conclusion=decision.conclusion, tried=tried, escalations=list(ctx.escalations),
         timings=timings, versions=_versions(ctx),
-        created=datetime.now(UTC).isoformat(timespec="seconds"))
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        ranking=[asdict(c) for c in rank(ctx.evidence)])
 
 
 def _versions(ctx: Context) -> dict[str, str]:

@@ -95,6 +95,9 @@ class Diagnosis:
     versions: dict[str, str] = field(default_factory=dict)
     created: str = ""
     schema_version: int = SCHEMA_VERSION
+    # Rewrite families ranked by the evidence of all tiers (diagnose.weigh): {rewrite_family,
+    # score, card_id, by_tier}; an inconclusive diagnosis's best guesses come first.
+    ranking: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -149,6 +152,11 @@ def render_text(diagnosis: Diagnosis, card_hint: tuple[str, str] | None = None) 
     else:
         lines += [f"Verdict: inconclusive. {d.reason}", "Tried:"]
         lines += [f"  - {t}" for t in d.tried]
+        if d.ranking:
+            lines.append("Best guesses (evidence of all tiers combined):")
+            lines += [f"  {c['score']:.2f}  {c['rewrite_family']}"
+                      + (f" (card {c['card_id']})" if c.get("card_id") else "")
+                      + f"  tiers {', '.join(c['by_tier'])}" for c in d.ranking[:4]]
     for esc in d.escalations:
         lines += _escalation_lines(esc)
     return "\n".join(lines).rstrip() + "\n"

@@ -47,6 +47,10 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
 STANDALONE_SYMPTOMS = ("register-spills", "global-atomics")
 # How much of a kernel's time a symptom usually costs, for choosing what to explain first:
 # a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
+# A buffer handed between launches is written and read back through DRAM: for memory-bound
+# steps that is as much traffic again as the work itself, so it weighs like the heavy symptoms.
+INTERMEDIATE_WEIGHT = 3
+INTERMEDIATE_CARD = "common-unfused-launches"
 SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 3, "unstructured-access-fallback": 3, "scalar-global-loads": 2,
@@ -58,6 +62,7 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
                  card_families: dict[str, str], elapsed_s: float = 0.0) -> TierResult:
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family."""
     findings = [_finding(s, capture, card_families) for s in symptoms]
+    findings += _intermediate_findings(capture, card_families)
     standalone = _standalone(findings)
     reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
               "away." if standalone else _reason(capture, findings))
@@ -117,6 +122,30 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
         passes=[symptom.pass_arg] if symptom.pass_arg else [])
 
 
+def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Finding]:
+    """One finding per buffer the launcher hands from one kernel to the next: what the
+    captured launches show, not a guess from the source (tier 1 only sees the calls)."""
+    card = INTERMEDIATE_CARD if INTERMEDIATE_CARD in card_families else ""
+    family = card_families.get(card, "")
+    out = []
+    for hop in capture.intermediates:
+        out.append(Finding(
+            tier=TIER, kind="launch-chain", card_id=card, rewrite_family=family,
+            message=(f"the launcher hands a buffer it allocated from {hop['producer']} "
+                     f"({hop['producer_arg']}) to {hop['consumer']} ({hop['consumer_arg']}) and "
+                     "never returns it: an intermediate written to and read back from global "
+                     "memory between launches"),
+            confidence=0.8,
+            # the launcher's file, no kernel: the hand-over is between kernels, not inside one
+            location={"path": capture.source, "function": None, "line": None, "stage": None},
+            evidence={"symptom": "intermediate-buffer", "hop": hop,
+                      "explains_cards": [card] if card else [],
+                      "weight": INTERMEDIATE_WEIGHT, "compiler": capture.compiler_version,
+                      "reproduce": capture.commands[:1]},
+            passes=[]))
+    return out
+
+
 def _failure_finding(symptom: Symptom, capture: IRCapture) -> Finding:
     """A kernel that does not compile: the compiler's own message is the evidence."""
     last = next((ln for ln in reversed(symptom.evidence) if ln.strip()), "no message")
@@ -137,7 +166,12 @@ def _reason(capture: IRCapture, findings: list[Finding]) -> str:
         launched = len(capture.kernels)
         return (f"{launched} kernel launch(es) compiled for {capture.target} show none of the "
                 "known IR symptoms.")
+    hops = [f for f in findings if f.kind == "launch-chain"]
+    handed = (f"The launches hand {len(hops)} intermediate buffer(s) through global memory. "
+              if hops else "")
     symptoms = ", ".join(f"{f.evidence['symptom']} at {f.passes[0] if f.passes else '?'}"
-                         for f in findings)
-    return (f"The IR locates the stage ({symptoms}); why the source causes it needs a tier-1 "
-            "hypothesis that it confirms, or the pass's source.")
+                         for f in findings if f.kind == "ir-symptom")
+    if not symptoms:
+        return handed.strip()
+    return (f"{handed}The IR locates the stage ({symptoms}); why the source causes it needs a "
+            "tier-1 hypothesis that it confirms, or the pass's source.")

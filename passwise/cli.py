@@ -79,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "diagnose.runner` run on the device host, for tier 2")
     p.add_argument("--max-tier", type=int, choices=[1, 2, 3, 4], default=4,
                    help="climb no higher than this tier")
+    p.add_argument("--size", default="large", metavar="NAME",
+                   help="the task size (make_inputs size) whose launch is captured for tier 3; "
+                        "specialisation (divisibility by 16, ==1) depends on it, so pick the "
+                        "size you care about (default: large)")
     p.add_argument("--out", metavar="FILE", help="also write the diagnosis JSON here")
 
     p = sub.add_parser("escalate", help="tier 4 as a service: from an IR symptom to the compiler "

@@ -176,6 +176,55 @@ def test_broken_kernel_yields_compile_failure_evidence(tmp_path, body, phase):
     assert attribute(capture)[0].id == "compile-failure"
 
 
+TWO_LAUNCHES = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(a_ptr + offs, mask=m) + tl.load(b_ptr + offs, mask=m), mask=m)
+
+def run(x, y):
+    tmp = torch.empty_like(x)
+    out = torch.empty_like(x)
+    scale_kernel[(4,)](x, tmp, x.numel(), BLOCK=1024)
+    add_kernel[(4,)](tmp, y, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+def test_buffer_handed_between_launches_is_recorded_as_an_intermediate(tmp_path):
+    from diagnose.tier3 import tier3_result
+
+    capture = capture_cuda(make_task(tmp_path, "chain", TASK_PY, TWO_LAUNCHES))
+    assert [k.kernel for k in capture.kernels] == ["scale_kernel", "add_kernel"]
+    # tmp goes from scale_kernel's y_ptr to add_kernel's a_ptr; x, y and out are the caller's
+    assert capture.intermediates == [{"producer": "scale_kernel", "producer_arg": "y_ptr",
+                                      "consumer": "add_kernel", "consumer_arg": "a_ptr"}]
+    result = tier3_result(capture, attribute(capture),
+                          {"common-unfused-launches": "fuse-launches"})
+    chain = next(f for f in result.findings if f.kind == "launch-chain")
+    assert chain.rewrite_family == "fuse-launches" and chain.evidence["weight"] == 3
+    assert capture_from_json(to_json(capture)).intermediates == capture.intermediates
+
+
+def test_one_launch_or_a_returned_buffer_is_no_intermediate():
+    from diagnose.ir.cuda import intermediates
+
+    log = [{"kernel": "a", "tensors": {"x": 1, "y": 2}}, {"kernel": "b", "tensors": {"y": 2}}]
+    assert intermediates(log, {"inputs": [1], "outputs": [2]}) == []     # y is returned
+    assert intermediates(log[:1], {"inputs": [1], "outputs": []}) == []  # one launch
+    again = [{"kernel": "a", "tensors": {"w": 5}}, {"kernel": "a", "tensors": {"w": 5}}]
+    assert intermediates(again, {"inputs": [], "outputs": []}) == []     # a workspace reused
+    assert intermediates(log, None) == []                                # launcher failed
+
+
 def test_missing_kernel_file_is_one_clear_error(tmp_path):
     with pytest.raises(IRCaptureError, match="does not exist"):
         capture_cuda(tmp_path / "nope.py")

@@ -414,7 +414,7 @@ def test_diagnosis_json_round_trips(tmp_path):
 
 DOCUMENTED_KEYS = {"schema_version", "target", "target_kind", "backend", "kernel_path", "tiers",
                    "verdict", "reason", "concluded_tier", "conclusion", "tried", "escalations",
-                   "timings", "versions", "created"}
+                   "timings", "versions", "created", "ranking"}
 
 
 @pytest.mark.slow

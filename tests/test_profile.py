@@ -359,3 +359,38 @@ def test_command_line_prints_the_tier_result_and_fails_cleanly(capsys):
     assert "Cannot read runner JSON" in capsys.readouterr().err
     assert main(["--backend", "ascend", "--msprof", str(ASCEND), "--cores", "24"]) == 2
     assert "is not CUBE,VECTOR" in capsys.readouterr().err
+
+
+# --- real H200 runs of seeded defects (bench/defects, bench_slow_on_device.py) ----------------
+
+def _defect(name: str):
+    data = load_json(FIX / "h200" / name)
+    return profile_tier(data["bench"], data["profile"], backend="cuda")
+
+
+def test_two_kernels_moving_the_intermediate_point_to_fuse_launches():
+    # bias_add then gelu through an fp32 buffer: each kernel keeps DRAM 84-90% busy, together
+    # they move ~2.6x the task's useful bytes.
+    result = _defect("defect_bias_gelu_two_launches.json")
+    top = result.findings[0]
+    assert top.rewrite_family == "fuse-launches" and top.card_id == "common-unfused-launches"
+    assert top.confidence == 0.75 and top.evidence["hotspot"] is True
+    assert "2 kernels (bias_add_kernel, gelu_tanh_kernel)" in top.evidence["why"]
+    counters = top.evidence["counters"]
+    assert [k["name"] for k in counters["kernels"]] == ["bias_add_kernel", "gelu_tanh_kernel"]
+
+
+def test_wall_time_launch_bound_size_whose_kernel_runs_long_is_memory_bound():
+    # 4.9 us per call (CUDA graph) for 1.4 us of work looks launch-bound, but ncu times the
+    # kernel itself at 7.6 us on the GPU: the kernel, not the launch, is slow.
+    result = _defect("defect_add_ragged.json")
+    ragged = at(result, "ragged", "roofline")
+    assert ragged.evidence["kernel_class"] == "memory-bound"
+    assert ragged.rewrite_family != "fuse-launches"
+    assert "looked launch-bound by wall time" in result.reason
+
+
+def test_a_single_launch_bound_kernel_stays_launch_bound_without_counters():
+    result = tier("bench_launch_tiny.json")
+    assert all(f.evidence.get("kernel_class") == "launch-bound"
+               for f in result.findings if f.kind == "launch-bound")

@@ -1,12 +1,14 @@
 """Run the diagnosis ladder over every seeded-defect case and score its root cause (top-1).
 
-For each case, `python -m passwise diagnose <task> --candidate slow.py --json --backend <b>`
-runs in a subprocess (or, with --mode library, diagnose.ladder in-process, which also lets
---size pick the IR capture size). The concluded rewrite family is compared with the case's
-expected_family; an inconclusive run is scored on the top-ranked family among its findings
-(highest confidence, then highest tier). Writes diagnosis.json and diagnosis.md to --out.
+For each case, `python -m passwise diagnose <task> --candidate slow.py --json --backend <b>
+--size <case size>` runs in a subprocess (or, with --mode library, diagnose.ladder in-process),
+with `--runner-json` when --runner-dir holds the case's device measurements. The concluded
+rewrite family is compared with the case's expected_family; an inconclusive run is scored on
+its own best guess (the first family of its evidence ranking, diagnose/weigh.py). Writes
+diagnosis.json and diagnosis.md to --out.
 
     .venv/bin/python bench/defects/run_diagnosis.py [CASE ...] [--out DIR] [--max-tier 4]
+        [--runner-dir bench/defects/results/runner-h200]
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ class CaseScore:
 
 
 def top_family(report: dict) -> str:
-    """The rewrite family of the most confident finding (ties: the higher tier)."""
+    """The diagnosis's own best guess (its evidence ranking, diagnose.weigh); reports without
+    one: the rewrite family of the most confident finding (ties: the higher tier)."""
+    if report.get("ranking"):
+        return report["ranking"][0]["rewrite_family"]
     findings = [f for t in report.get("tiers", []) for f in t.get("findings", []) if f.get("rewrite_family")]
     if not findings:
         return ""
@@ -55,10 +60,12 @@ def top_family(report: dict) -> str:
     return best["rewrite_family"]
 
 
-def diagnose_cli(case: DefectCase, max_tier: int, timeout: float) -> dict:
+def diagnose_cli(case: DefectCase, max_tier: int, timeout: float, runner_json: Path | None) -> dict:
     """The diagnosis JSON from the CLI; a failure becomes {"error": sentence}."""
     cmd = [sys.executable, "-m", "passwise", "diagnose", str(case.task_dir), "--candidate", str(case.slow),
-           "--json", "--backend", case.backend, "--max-tier", str(max_tier)]
+           "--json", "--backend", case.backend, "--max-tier", str(max_tier), "--size", case.size]
+    if runner_json is not None:
+        cmd += ["--runner-json", str(runner_json)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT,
                               env=dict(os.environ))
@@ -71,7 +78,7 @@ def diagnose_cli(case: DefectCase, max_tier: int, timeout: float) -> dict:
         return {"error": f"exit {proc.returncode}: {tail[:300]}"}
 
 
-def diagnose_library(case: DefectCase, max_tier: int, size: str) -> dict:
+def diagnose_library(case: DefectCase, max_tier: int, runner_json: Path | None) -> dict:
     """The same diagnosis in-process (no knowledge base: tier 4 is skipped unless one is configured)."""
     sys.path.insert(0, str(REPO_ROOT))
     from diagnose.ladder import Options, diagnose, make_context
@@ -79,7 +86,7 @@ def diagnose_library(case: DefectCase, max_tier: int, size: str) -> dict:
 
     try:
         ctx = make_context(resolve_target(str(case.task_dir), str(case.slow)), case.backend,
-                           Options(max_tier=max_tier, size=size))
+                           Options(max_tier=max_tier, size=case.size, runner_json=runner_json))
         return diagnose(ctx).to_dict()
     except Exception as exc:  # one failing case is a data point, not the end of the sweep
         return {"error": f"{type(exc).__name__}: {exc}"}
@@ -101,11 +108,14 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
 
 
 def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
+    runner_json = args.runner_dir / f"{case.name}.json" if args.runner_dir else None
+    if runner_json is not None and not runner_json.exists():
+        runner_json = None  # no device timings for this case (e.g. Ascend): tier 2 is skipped
     started = time.perf_counter()
     if args.mode == "library":
-        report = diagnose_library(case, args.max_tier, args.size)
+        report = diagnose_library(case, args.max_tier, runner_json)
     else:
-        report = diagnose_cli(case, args.max_tier, args.timeout)
+        report = diagnose_cli(case, args.max_tier, args.timeout, runner_json)
     return score(case, report, time.perf_counter() - started)
 
 
@@ -154,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("cases", nargs="*", help="case folder names (default: all)")
     ap.add_argument("--out", type=Path, default=DEFECTS_DIR / "results", help="folder for diagnosis.json/.md")
     ap.add_argument("--mode", choices=("cli", "library"), default="cli")
-    ap.add_argument("--size", default="small", help="IR capture size (library mode only)")
+    ap.add_argument("--runner-dir", type=Path, default=None,
+                    help="folder of <case>.json runner bench/profile answers measured on the device "
+                         "(bench_slow_on_device.py), passed to tier 2; default: none")
     ap.add_argument("--max-tier", type=int, choices=(1, 2, 3, 4), default=4)
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per case (cli mode)")
     ap.add_argument("--workers", type=int, default=1, help="cases diagnosed in parallel")

@@ -64,6 +64,7 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
     if report["setup_error"]:
         capture.failures.append(CompileFailure(kernel=kernel.name, phase="launcher",
                                                message=report["setup_error"]))
+    capture.intermediates = intermediates(report.get("launch_log") or [], report.get("io"))
     tool_dir = Path(report["tool_dir"])
     for launch in report["launches"]:
         kir = _kernel_ir(launch, tool_dir, capture)
@@ -71,6 +72,27 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
         if kir.failure:
             capture.failures.append(kir.failure)
     return capture
+
+
+def intermediates(launch_log: list[dict], io: dict | None) -> list[dict]:
+    """Buffers handed from one launch to a later one that the caller never sees: allocated
+    by the launcher (not an input) and not returned. Each goes to global memory and back."""
+    if not io or len(launch_log) < 2:
+        return []
+    outside = set(io.get("inputs") or []) | set(io.get("outputs") or [])
+    found, seen = [], set()
+    for i, first in enumerate(launch_log):
+        for arg, address in first["tensors"].items():
+            if address in outside or address in seen:
+                continue
+            later = next(((nxt, a) for nxt in launch_log[i + 1:]
+                          for a, addr in nxt["tensors"].items() if addr == address), None)
+            # the same slot of the same kernel again is a workspace, not a hand-over
+            if later is not None and (later[0]["kernel"], later[1]) != (first["kernel"], arg):
+                seen.add(address)
+                found.append({"producer": first["kernel"], "producer_arg": arg,
+                              "consumer": later[0]["kernel"], "consumer_arg": later[1]})
+    return found
 
 
 def _run_child(cmd: list[str], out: Path, timeout: float) -> dict:

@@ -18,7 +18,9 @@ from pathlib import Path
 # Report schema, read by diagnose/ir/cuda.py:
 # {"tool_dir": str, "triton_version": str, "setup_error": str | None,
 #  "launches": [{"kernel", "file", "line", "signature", "constexprs", "attrs", "options",
-#                "autotune_configs", "grid", "dump_file", "asm_files", "error", "error_kind"}]}
+#                "autotune_configs", "grid", "dump_file", "asm_files", "error", "error_kind"}],
+#  "launch_log": [{"kernel", "tensors": {arg name: storage address}}]  (every launch, in order),
+#  "io": {"inputs": [storage address], "outputs": [storage address]}}  (of the launcher's call)
 CUDA_CHILD_SCHEMA = 1
 
 
@@ -50,6 +52,7 @@ class LaunchRecorder:
         self.backend = make_backend(target)
         self.max_configs = max_configs
         self.launches: list[dict] = []
+        self.launch_log: list[dict] = []  # every launch, repeats included: the buffers it gets
         self._seen: set[str] = set()
         self._autotune_configs: list[dict] | None = None
 
@@ -67,6 +70,9 @@ class LaunchRecorder:
             self.backend, kwargs, bound_args, specialization, options)
         if callable(grid):
             grid = grid(bound_args)
+        self.launch_log.append({"kernel": fn.fn.__name__, "tensors": {
+            name: _storage(value) for name, value in zip(fn.arg_names, args, strict=False)
+            if _storage(value) is not None}})
         record = {
             "kernel": fn.fn.__name__,
             "file": fn.fn.__code__.co_filename,
@@ -115,19 +121,43 @@ def _install_interceptors(recorder: LaunchRecorder) -> None:
     Autotuner.run = autotune_run
 
 
-def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> None:
-    """Import the kernel file and call its entry point on the task's small CPU inputs."""
+def _storage(value) -> int | None:
+    """The address of a tensor's storage (views of one buffer share it), else None."""
+    try:
+        return int(value.untyped_storage().data_ptr())
+    except (AttributeError, RuntimeError, TypeError):
+        return None
+
+
+def _storages(value) -> list[int]:
+    """Storage addresses of a tensor or of the tensors in a (nested) tuple/list/dict."""
+    if isinstance(value, (list, tuple)):
+        return [a for v in value for a in _storages(v)]
+    if isinstance(value, dict):
+        return [a for v in value.values() for a in _storages(v)]
+    address = _storage(value)
+    return [] if address is None else [address]
+
+
+def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
+    """Import the kernel file and call its entry point on the task's CPU inputs at `size`;
+    returns the storage addresses of what went in and what came out (see launch_log)."""
     sys.path.insert(0, str(kernel_file.parent))
     module = _load_module(kernel_file, "passwise_candidate")
     if hasattr(module, "ModelNew") and hasattr(module, "get_inputs"):
         init = module.get_init_inputs() if hasattr(module, "get_init_inputs") else []
-        module.ModelNew(*init)(*module.get_inputs())
-        return
+        inputs = module.get_inputs()
+        model = module.ModelNew(*init)
+        params = [p for p in getattr(model, "parameters", lambda: [])()]
+        out = model(*inputs)
+        return {"inputs": _storages(inputs) + _storages(params), "outputs": _storages(out)}
     if task_dir is None or not (task_dir / "task.py").exists():
         raise FileNotFoundError(f"no task.py beside {kernel_file} to make inputs from")
     sys.path.insert(0, str(task_dir))
     task = _load_module(task_dir / "task.py", "passwise_task")
-    module.run(*task.make_inputs(size=size, device="cpu"))
+    inputs = task.make_inputs(size=size, device="cpu")
+    out = module.run(*inputs)
+    return {"inputs": _storages(inputs), "outputs": _storages(out)}
 
 
 def _compile_one(record: dict, target, out_dir: Path, index: int) -> None:
@@ -190,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     recorder = LaunchRecorder(target, args.max_configs)
     _install_interceptors(recorder)
     try:
-        _call_launcher(Path(args.task_dir) if args.task_dir else None, Path(args.kernel),
-                       args.size)
+        report["io"] = _call_launcher(Path(args.task_dir) if args.task_dir else None,
+                                      Path(args.kernel), args.size)
     except Exception as exc:
         report["setup_error"] = f"{type(exc).__name__}: {exc}"
         report["setup_traceback"] = traceback.format_exc(limit=-3)
@@ -199,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         _compile_one(record, target, out_dir, index)
         record.setdefault("error", None)
         report["launches"].append(record)
+    report["launch_log"] = recorder.launch_log
     (out_dir / "report.json").write_text(json.dumps(report, indent=1, default=str))
     return 0
 

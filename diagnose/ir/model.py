@@ -144,6 +144,10 @@ class IRCapture:
     failures: list[CompileFailure] = field(default_factory=list)
     unavailable: list[str] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    # Buffers the launcher allocated and passed from one launch to a later one (neither an
+    # input nor an output of the call): intermediates that go through global memory.
+    # [{"producer": kernel, "producer_arg": name, "consumer": kernel, "consumer_arg": name}]
+    intermediates: list[dict] = field(default_factory=list)
 
 
 @dataclass

@@ -39,6 +39,23 @@ class CounterFacts:
     local_stores: float | None
     stalls: list[dict] = field(default_factory=list)   # [{reason, per_issue}], largest first
     kernels_profiled: int = 1
+    # every profiled kernel of the call, in launch order: {name, duration_us, dram_pct}
+    kernels: list[dict] = field(default_factory=list)
+
+    @property
+    def device_us(self) -> float | None:
+        """GPU time of all the call's kernels together (no host launch cost in it)."""
+        times = [k["duration_us"] for k in self.kernels if k.get("duration_us")]
+        return sum(times) if times else self.duration_us
+
+    def dram_bytes(self, copy_gbps: float | None) -> float | None:
+        """Bytes the kernels moved through DRAM, estimated as busy fraction x the measured copy
+        bandwidth x duration (ncu's peak is a little above the copy rate: an underestimate)."""
+        if not copy_gbps or not self.kernels:
+            return None
+        parts = [k["dram_pct"] / 100 * copy_gbps * 1e3 * k["duration_us"] for k in self.kernels
+                 if k.get("dram_pct") is not None and k.get("duration_us")]
+        return sum(parts) if len(parts) == len(self.kernels) else None
 
     @property
     def spills(self) -> bool:
@@ -95,7 +112,9 @@ def counter_facts(profile: ProfileRun, device_name: str) -> CounterFacts | None:
         smem_per_program_bytes=(static or 0) + (dynamic or 0) if static or dynamic else None,
         programs=_dims(k.grid), threads_per_program=_dims(k.block), sm_count=sm_count(device_name),
         local_loads=k.local_loads, local_stores=k.local_stores, stalls=_stalls(k),
-        kernels_profiled=len(profile.kernels))
+        kernels_profiled=len(profile.kernels),
+        kernels=[{"name": c.name, "duration_us": c.duration_ns / 1e3 if c.duration_ns else None,
+                  "dram_pct": c.dram_pct} for c in profile.kernels])
 
 
 def sm_count(device_name: str) -> int | None:

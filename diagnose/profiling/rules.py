@@ -168,6 +168,15 @@ def _memory_hint(p: RooflinePlace, c: CounterFacts | None, ctx: Context) -> Hint
     if c.spills:
         return Hint("block-size-tuning", "cuda-register-spills", 0.6,
                     "register spills add local-memory traffic to a memory-bound kernel")
+    moved = c.dram_bytes(p.copy_gbps)
+    if len(c.kernels) >= 2 and moved and p.bytes and moved > EXCESS_TRAFFIC_FACTOR * p.bytes:
+        names = ", ".join(k["name"] for k in c.kernels)
+        return Hint("fuse-launches", "common-unfused-launches", 0.75,
+                    f"{len(c.kernels)} kernels ({names}) move about {moved / p.bytes:.1f}x the "
+                    f"task's useful bytes through DRAM ({moved / 1e6:.0f} MB for "
+                    f"{p.bytes / 1e6:.0f} MB): the buffers handed between launches",
+                    ["coalesce-contiguous-axis"],
+                    ["tier 1/3: which buffer one launch writes and the next reads"])
     if c.dram_pct is not None and c.dram_pct >= 40 and c.dram_pct > EXCESS_TRAFFIC_FACTOR * (p.pct_of_ceiling or 0):
         return Hint("coalesce-contiguous-axis", "cuda-strided-fast-axis", 0.6,
                     f"DRAM {c.dram_pct:.0f}% busy while useful bytes reach {p.pct_of_ceiling:.0f}% of "

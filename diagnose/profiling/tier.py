@@ -25,7 +25,18 @@ from .inputs import (
     read_profile,
 )
 from .ncu import CounterFacts, counter_facts
-from .roofline import LAUNCH, NEAR_CEILING_PCT, OCCUPANCY, RooflinePlace, hotspot, place, place_all
+from .roofline import (
+    COMPUTE,
+    LAUNCH,
+    MEMORY,
+    NEAR_CEILING_PCT,
+    OCCUPANCY,
+    RooflinePlace,
+    hotspot,
+    launch_floor,
+    place,
+    place_all,
+)
 from .rules import Context, counter_findings, roofline_finding
 
 TIER, TIER_NAME = 2, "profiling"
@@ -94,6 +105,7 @@ def _device_findings(run: BenchRun | None, prof: ProfileRun | None, backend: str
     if prof is not None and facts is None and prof.profiler != "msprof":
         notes.append(f"No hardware counters ({prof.reason or 'profiler gave none'}).")
     _mark_occupancy_limited(places, facts)
+    _unmark_launch_bound(places, facts, backend, notes)
     hot = hotspot(places)
     ctx = Context(task=run.task if run else (prof.task if prof else "?"), backend=backend,
                   hotspot_size=hot.size if hot else None,
@@ -112,6 +124,23 @@ def _mark_occupancy_limited(places: list[RooflinePlace], facts: CounterFacts | N
     for p in places:
         if p.size == facts.size and p.kernel_class != LAUNCH and (p.pct_of_ceiling or 0) < NEAR_CEILING_PCT:
             p.kernel_class = OCCUPANCY
+
+
+def _unmark_launch_bound(places: list[RooflinePlace], facts: CounterFacts | None, backend: str,
+                         notes: list[str]) -> None:
+    """A size the wall-clock time calls launch-bound is not, when the profiler shows the
+    kernels themselves running well past the roofline floor: the GPU time, which holds no
+    launch cost, already explains the gap."""
+    if facts is None or facts.device_us is None:
+        return
+    for p in places:
+        if p.size != facts.size or p.kernel_class != LAUNCH:
+            continue
+        if facts.device_us - (p.floor_us or 0.0) > launch_floor(backend) / 2:
+            p.kernel_class = MEMORY if p.bound == "memory" else COMPUTE if p.bound else p.kernel_class
+            notes.append(f"Size {p.size} looked launch-bound by wall time, but its kernels run "
+                         f"{facts.device_us:.1f} us on the GPU for {p.floor_us or 0:.1f} us of "
+                         "roofline work: the kernel, not the launch, is slow.")
 
 
 def _place_from_profile(prof: ProfileRun, backend: str) -> RooflinePlace:

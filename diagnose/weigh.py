@@ -1,0 +1,49 @@
+"""How the ladder weighs its evidence into one ranked list of rewrite families.
+
+Every finding carries `confidence`: how sure its tier is that the finding's rewrite family is
+the cause. Findings of different tiers are independent looks at the kernel (the source, the
+timings, the IR, the compiler's source), so agreement between tiers reinforces: a family's
+score is the noisy-OR of its best confidence in each tier, 1 - prod(1 - c_tier). Repeats within
+one tier (the same card matched on two kernels, two sizes of one bench) do not add up.
+
+The ranking is what an inconclusive diagnosis offers as its best guesses, and what a reader
+(or an agent) should try first; a concluded diagnosis names its family through the POLICY
+rules in diagnose.ladder, and the ranking stays beside it as the evidence's own order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from diagnose.evidence import TierResult
+
+
+@dataclass
+class Candidate:
+    """One rewrite family, its combined score, and the tiers that support it."""
+
+    rewrite_family: str
+    score: float
+    card_id: str = ""
+    by_tier: dict[str, float] = field(default_factory=dict)  # tier number -> best confidence
+
+
+def rank(tiers: list[TierResult]) -> list[Candidate]:
+    """Rewrite families of all findings, best supported first (ties: the higher tier)."""
+    best: dict[str, dict[int, tuple[float, str]]] = {}
+    for tier in tiers:
+        for f in tier.findings:
+            if not f.rewrite_family:
+                continue
+            seen = best.setdefault(f.rewrite_family, {})
+            if f.confidence > seen.get(tier.tier, (-1.0, ""))[0]:
+                seen[tier.tier] = (f.confidence, f.card_id)
+    ranked = []
+    for family, per_tier in best.items():
+        miss = 1.0
+        for confidence, _ in per_tier.values():
+            miss *= 1.0 - min(max(confidence, 0.0), 1.0)
+        cards = [card for _, card in sorted(per_tier.values(), reverse=True) if card]
+        ranked.append(Candidate(family, round(1.0 - miss, 3), cards[0] if cards else "",
+                                {str(t): round(c, 3) for t, (c, _) in sorted(per_tier.items())}))
+    return sorted(ranked, key=lambda c: (-c.score, -max(int(t) for t in c.by_tier)))
