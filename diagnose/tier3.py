@@ -24,7 +24,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile"),
     "no-async-copy-after-pipeline": ("cuda-kloop-unpipelined", "cuda-mask-in-kloop",
                                      "cuda-smem-limits-occupancy"),
-    "register-spills": ("cuda-register-spills",),
+    "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
     "int64-index-arith": ("cuda-int64-index",),
     "global-atomics": ("cuda-atomic-reduction",),
     "discrete-mask-to-select": ("ascend-strided-fast-axis", "ascend-discrete-gather"),
@@ -41,6 +41,8 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
     "atomic-accumulate": ("cuda-atomic-reduction",),
+    "oversized-tile": ("cuda-register-spills",),
+    "few-warps": ("cuda-too-few-warps",),
 }
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).

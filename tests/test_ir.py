@@ -214,6 +214,31 @@ def test_buffer_handed_between_launches_is_recorded_as_an_intermediate(tmp_path)
     assert capture_from_json(to_json(capture)).intermediates == capture.intermediates
 
 
+ONE_WARP_ROWS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def row_softmax(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * n + cols, mask=cols < n, other=float("-inf"))
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(y_ptr + tl.program_id(0) * n + cols, e / tl.sum(e, axis=0), mask=cols < n)
+
+def run(x, y):
+    out = torch.empty_like(x)
+    row_softmax[(1,)](x, out, x.numel(), BLOCK=8192, num_warps={warps})
+    return out
+'''
+
+
+@pytest.mark.parametrize("warps,mechanism", [(1, "few-warps")])
+def test_spills_of_a_whole_row_on_one_warp_name_the_warp_count(tmp_path, warps, mechanism):
+    capture = capture_cuda(make_task(tmp_path, "rows", TASK_PY, ONE_WARP_ROWS.format(warps=warps)))
+    [spills] = [s for s in attribute(capture) if s.id == "register-spills"]
+    assert set(spills.mechanisms) == {mechanism}
+    assert f"num_warps={warps}" in spills.summary
+
+
 def test_one_launch_or_a_returned_buffer_is_no_intermediate():
     from diagnose.ir.cuda import intermediates
 

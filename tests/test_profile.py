@@ -394,3 +394,11 @@ def test_a_single_launch_bound_kernel_stays_launch_bound_without_counters():
     result = tier("bench_launch_tiny.json")
     assert all(f.evidence.get("kernel_class") == "launch-bound"
                for f in result.findings if f.kind == "launch-bound")
+
+
+def test_spills_with_one_warp_per_program_point_to_more_warps():
+    # softmax over 8192 columns with num_warps=1: 32 threads per program hold the whole row
+    result = _defect("defect_softmax_one_warp.json")
+    spills = next(f for f in result.findings if f.kind == "spills")
+    assert spills.rewrite_family == "num-warps-tuning" and spills.card_id == "cuda-too-few-warps"
+    assert spills.evidence["threads_per_program"] == 32

@@ -174,6 +174,43 @@ def num_warps_exceed_tile(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+FEW_WARPS = 2             # num_warps at or below this is "one or two warps"
+VALUES_PER_THREAD = 32    # a thread holding more tile elements than this pressures registers
+
+
+@detector("few-warps", ("cuda",))
+def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
+    """num_warps of 1-2 on a tile sized from a runtime dimension or with many elements per
+    thread: the per-thread share of the tile grows with the row."""
+    matches = []
+    for launch in module.launches:
+        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        if not isinstance(warps, int) or warps > FEW_WARPS:
+            continue
+        values = _block_values(module, launch)
+        tile = [values.get(n) for n in arange_params(module.kernels[launch.kernel])]
+        if not tile or any(v is None for v in tile):
+            continue
+        if any(v == POW2_UNKNOWN for v in tile):
+            confidence, share = 0.55, "a runtime-sized share (next_power_of_2 of a size)"
+        else:
+            elements = 1
+            for v in tile:
+                elements *= v  # type: ignore[operator]
+            if elements / (32 * warps) <= VALUES_PER_THREAD:
+                continue
+            confidence, share = 0.6, f"{elements // (32 * warps)} values"
+        matches.append(_launch_match(
+            module, launch, "few-warps", confidence,
+            f"`{launch.kernel}` runs with num_warps={warps}, so each of its {32 * warps} threads "
+            f"holds {share} of the tile: long rows spill registers and too few loads are in "
+            "flight.",
+            ["ptxas -v: spills in the kernel compiled with this num_warps",
+             "ncu: registers at the cap, local loads/stores, low occupancy"],
+            num_warps=warps))
+    return matches
+
+
 def _intermediates(launcher: ast.FunctionDef) -> set[str]:
     """Names bound in the launcher to a freshly allocated tensor (torch.empty and friends)."""
     names = set()

@@ -243,16 +243,25 @@ def no_async_copy_after_pipeline(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[end].text, r"scf\.for|tt\.load"))]
 
 
+FEW_WARPS = 2  # num_warps at or below this: one or two warps hold the whole tile
+
+
 def register_spills(kir: KernelIR) -> list[Symptom]:
     p = kir.ptxas
     local_ops = kir.sass.local_memory_ops if kir.sass else 0
     if p is None or (p.spill_stores + p.spill_loads == 0 and local_ops == 0):
         return []
+    # Each thread's share of the tile is tile / (32 * num_warps): with one or two warps the
+    # share, not the tile, is what outgrows the registers.
+    warps = kir.specialization.options.get("num_warps")
+    few = isinstance(warps, int) and warps <= FEW_WARPS
     return [Symptom(id="register-spills", kernel=kir.kernel, pass_arg="ptxas",
                     stage_index=None,
                     summary=f"{p.registers} registers, {p.spill_stores} B spill stores, "
-                            f"{p.spill_loads} B spill loads, {local_ops} local-memory ops",
-                    evidence=[ln for ln in p.log.splitlines() if "spill" in ln or "Used" in ln])]
+                            f"{p.spill_loads} B spill loads, {local_ops} local-memory ops"
+                            + (f" with num_warps={warps}" if few else ""),
+                    evidence=[ln for ln in p.log.splitlines() if "spill" in ln or "Used" in ln],
+                    mechanisms={"few-warps" if few else "oversized-tile": [kir.line]})]
 
 
 def int64_index_arith(kir: KernelIR) -> list[Symptom]:

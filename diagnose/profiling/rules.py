@@ -92,11 +92,14 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
     out = []
     if facts.spills:
         conf = 0.85 if hot and far else 0.6
+        card, family = _spill_cause(facts)
         out.append(Finding(
-            TIER, "spills", "cuda-register-spills", "block-size-tuning",
+            TIER, "spills", card, family,
             f"{facts.kernel} spills registers at size {facts.size}: {facts.local_loads or 0:.0f} local "
             f"loads and {facts.local_stores or 0:.0f} local stores with "
-            f"{facts.registers_per_thread or 0:.0f} registers per thread.",
+            f"{facts.registers_per_thread or 0:.0f} registers per thread"
+            + (f" and {facts.threads_per_program} threads per program." if family == "num-warps-tuning"
+               else "."),
             conf, loc, facts.facts(), needed))
     if facts.occupancy_low and far:
         limiter = facts.occupancy_limiter()
@@ -113,6 +116,17 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
     for f in out:
         f.evidence["hotspot"] = hot
     return out
+
+
+FEW_WARP_THREADS = 64  # one or two warps per program: the per-thread share of the tile is large
+
+
+def _spill_cause(facts: CounterFacts) -> tuple[str, str]:
+    """(card, family) of spills: with one or two warps per program each thread holds a large
+    share of the tile, so more warps is the change; otherwise the tile itself is too big."""
+    if facts.threads_per_program is not None and facts.threads_per_program <= FEW_WARP_THREADS:
+        return "cuda-too-few-warps", "num-warps-tuning"
+    return "cuda-register-spills", "block-size-tuning"
 
 
 def _stall_finding(stall: dict, p: RooflinePlace | None, facts: CounterFacts, loc: dict,
@@ -166,7 +180,8 @@ def _memory_hint(p: RooflinePlace, c: CounterFacts | None, ctx: Context) -> Hint
                     "the cause is open", alternatives,
                     ["ncu: DRAM throughput against the useful bytes, achieved occupancy, grid size"])
     if c.spills:
-        return Hint("block-size-tuning", "cuda-register-spills", 0.6,
+        card, family = _spill_cause(c)
+        return Hint(family, card, 0.6,
                     "register spills add local-memory traffic to a memory-bound kernel")
     moved = c.dram_bytes(p.copy_gbps)
     if len(c.kernels) >= 2 and moved and p.bytes and moved > EXCESS_TRAFFIC_FACTOR * p.bytes:
