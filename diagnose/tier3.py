@@ -98,7 +98,7 @@ def _cards(symptom: Symptom, card_families: dict[str, str]) -> tuple[list[str], 
 
 
 def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]) -> Finding:
-    if symptom.id == "compile-failure":
+    if symptom.id in ("compile-failure", "frontend-abort"):
         return _failure_finding(symptom, capture)
     kernel = next((k for k in capture.kernels if k.kernel == symptom.kernel), None)
     cards, line_cards = _cards(symptom, card_families)
@@ -151,9 +151,16 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) ->
 def _failure_finding(symptom: Symptom, capture: IRCapture) -> Finding:
     """A kernel that does not compile: the compiler's own message is the evidence."""
     last = next((ln for ln in reversed(symptom.evidence) if ln.strip()), "no message")
+    if symptom.id == "frontend-abort":
+        # not a broken kernel: the CPU front end's own limit, after the access passes ran
+        message = (f"{symptom.kernel}: {capture.compiler_version or 'the Ascend front end'} "
+                   f"stopped in {symptom.pass_arg} ({last.strip()}); the stages before it are "
+                   "analysed. Whether the NPU toolchain builds this kernel is not verified here.")
+    else:
+        message = f"{symptom.kernel} does not compile ({symptom.pass_arg}): {last.strip()}"
     return Finding(
-        tier=TIER, kind="compile-failure", card_id="", rewrite_family="",
-        message=f"{symptom.kernel} does not compile ({symptom.pass_arg}): {last.strip()}",
+        tier=TIER, kind=symptom.id, card_id="", rewrite_family="",
+        message=message,
         confidence=1.0, location={"path": capture.source, "function": symptom.kernel,
                                   "line": None, "stage": None},
         evidence={"phase": symptom.pass_arg, "message": symptom.evidence,
@@ -164,6 +171,11 @@ def _failure_finding(symptom: Symptom, capture: IRCapture) -> Finding:
 def _reason(capture: IRCapture, findings: list[Finding]) -> str:
     if any(f.kind == "compile-failure" for f in findings):
         return f"The kernel does not compile for {capture.target}; the failure is the evidence."
+    aborted = [f for f in findings if f.kind == "frontend-abort"]
+    findings = [f for f in findings if f.kind != "frontend-abort"]
+    if aborted and not findings:
+        return (f"The front end stopped early ({aborted[0].message}) and the stages before it "
+                "show none of the known IR symptoms.")
     if not findings:
         launched = len(capture.kernels)
         return (f"{launched} kernel launch(es) compiled for {capture.target} show none of the "

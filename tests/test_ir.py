@@ -353,6 +353,26 @@ def test_ascend_front_end_stages_and_unstructured_gather(tmp_path, ascend_python
     assert any("--mlir-print-ir-after-all" in c for c in capture.commands)
 
 
+@pytest.mark.slow
+def test_ascend_front_end_abort_after_the_access_passes_keeps_their_symptoms(ascend_python):
+    # The seeded fft case: triton-adapter-opt 3.2.0 converts the strided mask in
+    # discrete-mask-access-conversion, then trips an assertion in triton-to-linalg.
+    from diagnose.ir.ascend import capture_ascend
+    from diagnose.tier3 import tier3_result
+
+    root = Path(__file__).resolve().parents[1]
+    capture = capture_ascend(root / "kernels" / "fft_pad_window_pack",
+                             root / "bench" / "defects" / "ascend-fft-strided-mask" / "slow.py",
+                             python=ascend_python)
+    symptoms = attribute(capture)
+    ids = {s.id for s in symptoms}
+    assert "frontend-abort" in ids and "compile-failure" not in ids
+    assert "discrete-mask-to-select" in ids
+    result = tier3_result(capture, symptoms, {})
+    abort = next(f for f in result.findings if f.kind == "frontend-abort")
+    assert "Assertion" in abort.message and "not verified" in abort.message
+
+
 def test_scalar_loads_are_pinned_to_their_source_lines_with_the_missing_hint(vadd_captures):
     runtime, _ = vadd_captures
     found = next(s for s in attribute(runtime) if s.id == "scalar-global-loads")

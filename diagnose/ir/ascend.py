@@ -92,7 +92,9 @@ def run_adapter_opt(opt: Path, ttir_file: Path, source: KernelIR, capture: IRCap
                                 top_level)
     if proc.returncode != 0:
         failed = next((s.pass_arg for s in kir.stages if s.failed), "triton-adapter-opt")
-        errors = [ln for ln in proc.stderr.splitlines() if "error" in ln.lower()]
+        # MLIR reports "error:"; a pass that trips an assertion prints only "Assertion ..."
+        errors = [ln for ln in proc.stderr.splitlines()
+                  if "error" in ln.lower() or "Assertion" in ln]
         kir.failure = CompileFailure(kernel=kir.kernel, phase=failed,
                                      message="\n".join(errors[-8:]) or f"exit {proc.returncode}")
         capture.failures.append(kir.failure)

@@ -16,16 +16,31 @@ NARROW_BITS = 32
 
 
 def attribute(capture: IRCapture) -> list[Symptom]:
-    """All symptoms of all kernels of a capture, compile failures first."""
-    symptoms = [Symptom(id="compile-failure", kernel=f.kernel, pass_arg=f.phase,
-                        stage_index=None, summary="the kernel did not compile",
+    """All symptoms of all kernels of a capture, compile failures first.
+
+    On Ascend, triton-adapter-opt can abort in a late pass (triton-to-linalg) after the passes
+    that decide memory access have run; that is a `frontend-abort` (the CPU front end's limit,
+    evidence but not proof that the kernel does not build for the NPU), and the stages before
+    it are still read for symptoms."""
+    partial = {kir.kernel for kir in capture.kernels if _aborted_late(kir, capture.backend)}
+    symptoms = [Symptom(id="frontend-abort" if f.kernel in partial else "compile-failure",
+                        kernel=f.kernel, pass_arg=f.phase, stage_index=None,
+                        summary=("the Ascend front end stopped after the passes before "
+                                 f"{f.phase}" if f.kernel in partial
+                                 else "the kernel did not compile"),
                         evidence=f.message.splitlines()[-12:]) for f in capture.failures]
     detectors = ASCEND_DETECTORS if capture.backend == "ascend" else CUDA_DETECTORS
     for kir in capture.kernels:
-        if kir.failure is None:
+        if kir.failure is None or kir.kernel in partial:
             for detect in detectors:
                 symptoms.extend(detect(kir))
     return symptoms
+
+
+def _aborted_late(kir: KernelIR, backend: str) -> bool:
+    """An Ascend front-end run that failed after at least one pass had produced its IR."""
+    return (backend == "ascend" and kir.failure is not None
+            and sum(1 for s in kir.stages if s.when == "after" and not s.failed) >= 1)
 
 
 # ---------------------------------------------------------------- helpers over one kernel
