@@ -159,6 +159,31 @@ def markdown(scores: list[CaseScore], totals: dict) -> str:
     return "\n".join(rows)
 
 
+def provenance(args: argparse.Namespace) -> str:
+    """Where, when and with what the table was measured, and the command that repeats it."""
+    import platform
+    from datetime import UTC, datetime
+    from importlib import metadata
+
+    def version(package: str) -> str:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "-"
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=REPO_ROOT).stdout.strip() or "?"
+    env = " ".join(f"{k}={os.environ[k]}" for k in ("PASSWISE_HOME", "PASSWISE_CORPUS_SET")
+                   if os.environ.get(k))
+    flags = f" --runner-dir {args.runner_dir}" if args.runner_dir else ""
+    return (f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()} ({os.cpu_count()} CPUs, "
+            f"no GPU: IR captured for sm_90 and the triton-ascend front end), Python "
+            f"{platform.python_version()}, triton {version('triton')}, torch {version('torch')}, "
+            f"chromadb {version('chromadb')}; passwise commit {commit}.\n"
+            f"Command: `{env} .venv/bin/python bench/defects/run_diagnosis.py --out DIR{flags}` "
+            f"(mode {args.mode}, max tier {args.max_tier}).")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cases", nargs="*", help="case folder names (default: all)")
@@ -179,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "diagnosis.json").write_text(json.dumps(
         {"summary": totals, "cases": [asdict(s) for s in scores]}, indent=2))
     table = markdown(scores, totals)
-    (args.out / "diagnosis.md").write_text(table + "\n")
+    (args.out / "diagnosis.md").write_text(provenance(args) + "\n\n" + table + "\n")
     print(table)
     return 0
 
