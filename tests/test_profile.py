@@ -402,3 +402,12 @@ def test_spills_with_one_warp_per_program_point_to_more_warps():
     spills = next(f for f in result.findings if f.kind == "spills")
     assert spills.rewrite_family == "num-warps-tuning" and spills.card_id == "cuda-too-few-warps"
     assert spills.evidence["threads_per_program"] == 32
+
+
+def test_low_occupancy_with_no_known_limiter_is_a_guess_that_confirms_nothing():
+    # sum over the strided axis: 24% occupancy, DRAM 44%, no register/smem/grid limit in sight
+    result = _defect("defect_sum_strided_axis.json")
+    occupancy = [f for f in result.findings if f.evidence.get("kernel_class") == "occupancy-limited"
+                 or f.kind == "occupancy"]
+    assert occupancy and all(f.confidence < 0.5 for f in occupancy)
+    assert not result.sufficient

@@ -25,6 +25,7 @@ TIER = 2
 NON_HOTSPOT_CAP = 0.3        # a size that is not the hotspot never leads the ladder
 EXCESS_TRAFFIC_FACTOR = 1.5  # DRAM busier than the useful bytes explain by this much: wasted sectors
 TENSOR_CORE_MARGIN = 1.15    # fp32 work at most this far above the fp32 (SIMT) rate: no tensor cores
+UNKNOWN_LIMITER_CONFIDENCE = 0.4  # occupancy low for no reason the counters show: below confirming
 
 
 @dataclass
@@ -104,7 +105,7 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
     if facts.occupancy_low and far:
         limiter = facts.occupancy_limiter()
         family, card = OCCUPANCY_FAMILIES[limiter]
-        conf = 0.6 if hot and facts.units_idle else 0.4
+        conf = 0.6 if hot and facts.units_idle and limiter != "unknown" else 0.4
         out.append(Finding(
             TIER, "occupancy", card, family,
             f"{facts.kernel} keeps {facts.occupancy_pct:.0f}% of the warp slots busy at size "
@@ -152,8 +153,12 @@ def _hint(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Hint:
                     f"more; only {lever} helps")
     counters = facts if facts is not None and facts.size == p.size else None
     if p.kernel_class == OCCUPANCY and counters:
-        family, card = OCCUPANCY_FAMILIES[counters.occupancy_limiter()]
-        return Hint(family, card, 0.6, f"occupancy {counters.occupancy_pct:.0f}% with DRAM and SMs idle")
+        limiter = counters.occupancy_limiter()
+        family, card = OCCUPANCY_FAMILIES[limiter]
+        # an unknown limiter leaves only the generic fallback: a guess, too weak to confirm one
+        return Hint(family, card, 0.6 if limiter != "unknown" else UNKNOWN_LIMITER_CONFIDENCE,
+                    f"occupancy {counters.occupancy_pct:.0f}% with DRAM and SMs idle "
+                    f"(limited by {limiter})")
     if p.kernel_class == MEMORY:
         return _memory_hint(p, counters, ctx)
     if p.kernel_class == COMPUTE:
