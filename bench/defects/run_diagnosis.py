@@ -46,6 +46,8 @@ class CaseScore:
     tier_match: bool
     seconds: float
     error: str = ""
+    h200_speedup: float | None = None  # slow/fixed on the H200 (gpu_timing_h200.json), if timed
+    at_roofline: bool = False          # the ladder stopped because tier 2 put it near its ceiling
 
 
 def top_family(report: dict) -> str:
@@ -104,7 +106,22 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
         concluded_tier=tier, tiers_climbed=[t.get("tier") for t in report.get("tiers", []) if not t.get("skipped")],
         correct=family == case.expected_family,
         acceptable=family == case.expected_family or family in case.acceptable_families,
-        tier_match=tier == case.expected_tier, seconds=round(seconds, 1), error=report.get("error", ""))
+        tier_match=tier == case.expected_tier, seconds=round(seconds, 1), error=report.get("error", ""),
+        h200_speedup=H200_SPEEDUP.get(case.name),
+        at_roofline="near its ceiling" in report.get("reason", ""))
+
+
+def _h200_speedups() -> dict[str, float]:
+    """slow/fixed per CUDA case as measured on the H200 (bench/defects/gpu_timing.py)."""
+    path = DEFECTS_DIR / "results" / "gpu_timing_h200.json"
+    if not path.exists():
+        return {}
+    rows = json.loads(path.read_text()).get("cases", [])
+    return {r["case"]: round(r["speedup"], 2) for r in rows if r.get("speedup")}
+
+
+H200_SPEEDUP = _h200_speedups()
+FLAT = 1.05  # a fix that wins less than this on the H200: the defect does not cost time there
 
 
 def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
@@ -136,26 +153,32 @@ def summary(scores: list[CaseScore]) -> dict:
         "concluded": sum(s.verdict == "concluded" for s in scores),
         "tier_histogram": dict(sorted(Counter(str(s.concluded_tier) for s in scores).items())),
         "tier_matches_expected": sum(s.tier_match for s in scores),
+        "flat_on_h200": sorted(s.case for s in scores if s.h200_speedup and s.h200_speedup < FLAT),
+        "stopped_at_roofline": sorted(s.case for s in scores if s.at_roofline),
         "mean_seconds": round(sum(s.seconds for s in scores) / n, 1),
     }
 
 
 def markdown(scores: list[CaseScore], totals: dict) -> str:
-    rows = ["| case | backend | expected family | found family | verdict | tier (expected) | correct | seconds |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = ["| case | backend | expected family | found family | verdict | tier (expected) | correct | seconds "
+            "| H200 slow/fixed |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for s in scores:
         found = s.found_family or "-"
         found += "" if s.from_conclusion or not s.found_family else " (top finding)"
         mark = "yes" if s.correct else ("acceptable" if s.acceptable else "no")
-        verdict = s.verdict + (f": {s.error[:80]}" if s.error else "")
+        verdict = s.verdict + (f": {s.error[:80]}" if s.error else "") + (" (at roofline)" if s.at_roofline else "")
+        speed = f"{s.h200_speedup}x" if s.h200_speedup else "-"
         rows.append(f"| {s.case} | {s.backend} | {s.expected_family} | {found} | {verdict} | "
-                    f"{s.concluded_tier} ({s.expected_tier}) | {mark} | {s.seconds} |")
+                    f"{s.concluded_tier} ({s.expected_tier}) | {mark} | {s.seconds} | {speed} |")
     rows += ["", f"Top-1 accuracy: {totals['top1_accuracy']} over {totals['cases']} cases "
                  f"(with acceptable families: {totals['top1_accuracy_with_acceptable']}); "
                  f"general {totals['accuracy_general']}, needs escalation {totals['accuracy_needs_escalation']}; "
                  f"by backend {totals['accuracy_by_backend']}.",
              f"Concluded tiers: {totals['tier_histogram']}; tier as expected in "
-             f"{totals['tier_matches_expected']} cases; mean {totals['mean_seconds']} s per case."]
+             f"{totals['tier_matches_expected']} cases; mean {totals['mean_seconds']} s per case.",
+             f"Defects whose fix wins < {FLAT}x on the H200: {', '.join(totals['flat_on_h200']) or 'none'}; "
+             f"stopped at the roofline by tier 2: {', '.join(totals['stopped_at_roofline']) or 'none'}."]
     return "\n".join(rows)
 
 
