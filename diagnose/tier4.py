@@ -8,6 +8,7 @@ from typing import Any
 
 from diagnose.evidence import TierResult
 from diagnose.report import Citation, Escalation
+from diagnose.tier3 import SYMPTOM_WEIGHT
 from kb.errors import KBError
 
 TIER, TIER_NAME = 4, "compiler-source escalation"
@@ -70,28 +71,21 @@ def _record(esc: Any) -> Escalation:
                       conclusion=esc.reason + (f" Rewrite family: {family}." if family else ""))
 
 
-# What a symptom costs a kernel, roughly: losing the tensor-core path, the pipeliner, or
-# registers to spills changes the hot loop's instruction mix (multiples); narrow or discrete
-# accesses multiply memory instructions; one surviving layout conversion or wide index math
-# adds a round trip or a few instructions per tile. When the answers to several symptoms name
-# different rewrites, the costliest symptom's answer is the change to make first.
-SEVERITY = {
-    "dot-without-wgmma": 3, "no-async-copy-after-pipeline": 3, "register-spills": 3,
-    "unstructured-access-fallback": 3, "scalar-global-loads": 2, "discrete-mask-to-select": 2,
-    "global-atomics": 2, "convert-layout-survives": 1, "int64-index-arith": 1,
-}
-
-
 def _merged(answers: list[tuple[str, TierResult]], refusals: list[str]) -> TierResult:
     """One TierResult for all questions: enough when the answered ones agree on a family, or
-    when the costliest answered symptom's answer names one family on its own."""
+    when the costliest answered symptom's answer names one family on its own.
+
+    Symptom cost is tier 3's SYMPTOM_WEIGHT (losing the tensor-core path, the pipeliner or
+    registers to spills changes the hot loop's instruction mix; narrow or discrete accesses
+    multiply memory instructions; one surviving layout conversion or wide index math adds a
+    round trip or a few instructions per tile)."""
     answered = [(sym, r) for sym, r in answers if r.sufficient]
     families = {f.rewrite_family for _, r in answered for f in r.findings}
     reason = " ".join(dict.fromkeys([r.reason for _, r in answers] + refusals))
     sufficient = len(families) == 1
     if len(families) > 1:
-        top = max(SEVERITY.get(sym, 0) for sym, _ in answered)
-        lead = [(sym, r) for sym, r in answered if SEVERITY.get(sym, 0) == top]
+        top = max(SYMPTOM_WEIGHT.get(sym, 0) for sym, _ in answered)
+        lead = [(sym, r) for sym, r in answered if SYMPTOM_WEIGHT.get(sym, 0) == top]
         lead_families = {f.rewrite_family for _, r in lead for f in r.findings}
         if len(lead_families) == 1 and top > 0:
             sufficient = True
