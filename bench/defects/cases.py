@@ -53,6 +53,7 @@ class DefectCase:
     size: str
     backend: str
     acceptable_families: list[str] = field(default_factory=list)
+    held_out: bool = False  # added after the rules it tests were fixed: a generalisation test
     deciding_source: SourceRange | None = None
     related_sources: list[SourceRange] = field(default_factory=list)
 
@@ -122,6 +123,7 @@ def load_case(folder: Path) -> DefectCase:
         needs_escalation=bool(data.get("needs_escalation", False)),
         size=data.get("size", "large"), backend=data.get("backend", "cuda"),
         acceptable_families=list(data.get("acceptable_families", [])),
+        held_out=bool(data.get("held_out", False)),
         deciding_source=_source(data.get("deciding_source")),
         related_sources=[s for s in (_source(r) for r in data.get("related_sources", [])) if s],
     )

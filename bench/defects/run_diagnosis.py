@@ -36,6 +36,7 @@ class CaseScore:
     expected_family: str
     expected_tier: int
     needs_escalation: bool
+    held_out: bool
     verdict: str                 # concluded | inconclusive | error
     found_family: str            # the conclusion's family, else the top-ranked finding's
     from_conclusion: bool
@@ -101,6 +102,7 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
     return CaseScore(
         case=case.name, backend=case.backend, expected_family=case.expected_family,
         expected_tier=case.expected_tier, needs_escalation=case.needs_escalation,
+        held_out=case.held_out,
         verdict="error" if "error" in report else report.get("verdict", "?"),
         found_family=family, from_conclusion=bool(conclusion.get("rewrite_family")),
         concluded_tier=tier, tiers_climbed=[t.get("tier") for t in report.get("tiers", []) if not t.get("skipped")],
@@ -150,6 +152,8 @@ def summary(scores: list[CaseScore]) -> dict:
                                 for b in sorted({s.backend for s in scores})},
         "accuracy_needs_escalation": accuracy([s for s in scores if s.needs_escalation]),
         "accuracy_general": accuracy([s for s in scores if not s.needs_escalation]),
+        "accuracy_development": accuracy([s for s in scores if not s.held_out]),
+        "accuracy_held_out": accuracy([s for s in scores if s.held_out]),
         "concluded": sum(s.verdict == "concluded" for s in scores),
         "tier_histogram": dict(sorted(Counter(str(s.concluded_tier) for s in scores).items())),
         "tier_matches_expected": sum(s.tier_match for s in scores),
@@ -165,16 +169,18 @@ def markdown(scores: list[CaseScore], totals: dict) -> str:
             "|---|---|---|---|---|---|---|---|---|"]
     for s in scores:
         found = s.found_family or "-"
+        name = s.case + (" (held out)" if s.held_out else "")
         found += "" if s.from_conclusion or not s.found_family else " (top finding)"
         mark = "yes" if s.correct else ("acceptable" if s.acceptable else "no")
         verdict = s.verdict + (f": {s.error[:80]}" if s.error else "") + (" (at roofline)" if s.at_roofline else "")
         speed = f"{s.h200_speedup}x" if s.h200_speedup else "-"
-        rows.append(f"| {s.case} | {s.backend} | {s.expected_family} | {found} | {verdict} | "
+        rows.append(f"| {name} | {s.backend} | {s.expected_family} | {found} | {verdict} | "
                     f"{s.concluded_tier} ({s.expected_tier}) | {mark} | {s.seconds} | {speed} |")
     rows += ["", f"Top-1 accuracy: {totals['top1_accuracy']} over {totals['cases']} cases "
                  f"(with acceptable families: {totals['top1_accuracy_with_acceptable']}); "
                  f"general {totals['accuracy_general']}, needs escalation {totals['accuracy_needs_escalation']}; "
-                 f"by backend {totals['accuracy_by_backend']}.",
+                 f"by backend {totals['accuracy_by_backend']}; development cases "
+                 f"{totals['accuracy_development']}, held-out cases {totals['accuracy_held_out']}.",
              f"Concluded tiers: {totals['tier_histogram']}; tier as expected in "
              f"{totals['tier_matches_expected']} cases; mean {totals['mean_seconds']} s per case.",
              f"Defects whose fix wins < {FLAT}x on the H200: {', '.join(totals['flat_on_h200']) or 'none'}; "
