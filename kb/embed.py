@@ -83,6 +83,12 @@ class Embedder:
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             from sentence_transformers import SentenceTransformer
 
+            try:  # transformers draws a bar for loading a 90 MB local model: noise in every call
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()
+            except ImportError:
+                pass
             target = self._resolve()
             try:
                 self._model = SentenceTransformer(target, device="cpu")
