@@ -481,17 +481,79 @@ def test_kernel_facts_from_ttir_read_dot_shape_and_unaligned_mask_bound():
     assert facts["dot_a_bits"] == 16 and facts["dot_tf32"] and not facts["dot_a_float32"]
 
 
-def test_offset_facts_follow_loaded_and_divided_values_into_addptr():
+def test_offset_facts_follow_loaded_and_divided_values_into_the_accessed_pointers():
     from diagnose.escalation.facts import offset_facts
     ttir = "\n".join([
         "    %id = tt.load %id_ptr : tensor<64x!tt.ptr<i32>> loc(#loc1)",
         "    %row = arith.muli %id, %stride : tensor<64xi32> loc(#loc2)",
         "    %p = tt.addptr %table, %row : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc3)",
+        "    %v = tt.load %p : tensor<64x!tt.ptr<f32>> loc(#loc3)",
         "    %r = arith.divsi %offs, %n : tensor<64xi32> loc(#loc4)",
         "    %q = tt.addptr %x, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc5)",
+        "    tt.store %q, %v : tensor<64x!tt.ptr<f32>> loc(#loc5)",
         "    %s = tt.addptr %x, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc6)",
     ])
-    assert offset_facts(ttir) == {"loaded_offsets": 1, "div_rem_offsets": 1}
+    facts = offset_facts(ttir)
+    assert (facts["loaded_offsets"], facts["div_rem_offsets"]) == (1, 1)
+    assert facts["load_offset_ops"] == {"arith.muli": 1, "tt.addptr": 1, "tt.load": 1}
+    assert facts["store_offset_ops"] == {"arith.divsi": 1, "tt.addptr": 1}
+    assert facts["offset_ops"]["tt.load"] == 1 and facts["offset_ops"]["tt.addptr"] == 2
+
+
+def test_scalar_div_rem_splatted_into_offsets_is_not_a_div_rem_offset():
+    """`pos = pid % S` is scalar: offset analyses keep scalar arithmetic structured, so only
+    tensor-typed ops on the pointer chain count (the tl.where partner column is the construct)."""
+    from diagnose.escalation.facts import offset_facts
+    ttir = "\n".join([
+        "    %pos = arith.remsi %tok, %S : i32 loc(#loc1)",
+        "    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32> loc(#loc2)",
+        "    %h = tt.splat %HALF : i32 -> tensor<64xi32> loc(#loc3)",
+        "    %first = arith.cmpi slt, %cols, %h : tensor<64xi32> loc(#loc3)",
+        "    %hi = arith.addi %cols, %h : tensor<64xi32> loc(#loc3)",
+        "    %partner = arith.select %first, %hi, %cols : tensor<64xi1>, tensor<64xi32> loc(#loc4)",
+        "    %base = arith.muli %pos, %HALF : i32 loc(#loc5)",
+        "    %b = tt.addptr %x_ptr, %base : !tt.ptr<f32>, i32 loc(#loc5)",
+        "    %bs = tt.splat %b : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>> loc(#loc5)",
+        "    %p = tt.addptr %bs, %partner : tensor<64x!tt.ptr<f32>>, tensor<64xi32> loc(#loc6)",
+        "    %v = tt.load %p : tensor<64x!tt.ptr<f32>> loc(#loc6)",
+    ])
+    facts = offset_facts(ttir)
+    assert facts["div_rem_offsets"] == 0 and "arith.remsi" not in facts["load_offset_ops"]
+    assert facts["load_offset_ops"]["arith.select"] == 1
+
+
+def test_load_mask_bounds_are_the_unaligned_arguments_a_load_mask_compares_against():
+    from diagnose.escalation.facts import facts_from_ttir
+    ttir = "\n".join([
+        "  tt.func public @k(%x_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %m: i32) {",
+        "    %offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>",
+        "    %bn = tt.splat %n : i32 -> tensor<64xi32>",
+        "    %bm = tt.splat %m : i32 -> tensor<64xi32>",
+        "    %ln = arith.cmpi slt, %offs, %bn : tensor<64xi32>",
+        "    %sm = arith.cmpi slt, %offs, %bm : tensor<64xi32>",
+        "    %xs = tt.splat %x_ptr : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>",
+        "    %p = tt.addptr %xs, %offs : tensor<64x!tt.ptr<f16>>, tensor<64xi32>",
+        "    %v = tt.load %p, %ln : tensor<64x!tt.ptr<f16>>",
+        "    tt.store %p, %v, %sm : tensor<64x!tt.ptr<f16>>",
+    ])
+    facts = facts_from_ttir(ttir)
+    assert facts["unaligned_mask_bounds"] == ["n", "m"]
+    assert facts["load_mask_bounds"] == ["n"]  # the store's bound does not limit the load
+
+
+def test_dot_operands_carried_by_the_loop_are_counted():
+    from diagnose.escalation.facts import loop_facts
+    body = ["    %r:3 = scf.for %k = %c32 to %K step %c32 iter_args(%acc_1 = %acc, %a_1 = %a0, "
+            "%b_1 = %b0) -> (tensor<64x64xf32>, tensor<64x32xf16>, tensor<32x64xf16>)  : i32 {",
+            "      %a_n = tt.load %pa : tensor<64x32x!tt.ptr<f16>>",
+            "      %d = tt.dot %{A}, %{B}, %acc_1, inputPrecision = tf32 : tensor<64x32xf16> * "
+            "tensor<32x64xf16> -> tensor<64x64xf32>",
+            "      scf.yield %d, %a_n, %b_n : tensor<64x64xf32>, tensor<64x32xf16>, tensor<32x64xf16>",
+            "    }"]
+    carried = "\n".join(body).replace("{A}", "a_1").replace("{B}", "b_1")
+    in_body = "\n".join(body).replace("{A}", "a_n").replace("{B}", "b_n")
+    assert loop_facts(carried) == {"dot_loop_carried_operands": 2}
+    assert loop_facts(in_body) == {"dot_loop_carried_operands": 0}
 
 
 def test_callees_of_the_deciding_line_are_followed_not_casts_or_the_passage_itself():
@@ -536,9 +598,11 @@ def test_handler_names_follow_the_dispatch_on_the_op_not_casts_or_other_branches
 
 
 @pytest.mark.parametrize("facts, asked", [
-    ({"div_rem_offsets": 3, "loaded_offsets": 0}, ["div-rem-offsets"]),
-    ({"div_rem_offsets": 0, "loaded_offsets": 2}, ["loaded-offsets"]),
-    ({"div_rem_offsets": 0, "loaded_offsets": 0}, []),
+    ({"offset_ops": {"arith.remsi": 3, "tt.addptr": 3}}, ["offset-analysis-div-rem"]),
+    ({"offset_ops": {"tt.load": 2}}, ["offset-analysis-loaded"]),
+    ({"offset_ops": {"arith.select": 1, "arith.divsi": 1}},
+     ["offset-analysis-div-rem", "offset-analysis-select"]),
+    ({"offset_ops": {"arith.addi": 2, "tt.addptr": 2}}, []),
     ({"num_warps": 4}, []),  # the facts do not say: nothing is asked
     (None, []),
 ])
@@ -562,17 +626,17 @@ def test_a_call_named_by_marks_decides_only_when_a_kernel_question_names_it():
 
 def test_div_rem_offsets_lead_to_the_offset_analysis_handler_and_avoid_div_mod(compiler):
     esc = _esc(compiler, "unstructured-access-fallback", backend="ascend",
-               kernel_facts={"div_rem_offsets": 2, "loaded_offsets": 0})
+               kernel_facts={"offset_ops": {"arith.remsi": 2, "tt.addptr": 2}})
     top = esc.passages[0]
     assert top.path.endswith("OffsetAnalysis.cpp") and top.symbol == "parseBinaryOp"
-    assert top.provenance == "handler" and "handler:div-rem-offsets:parseBinaryOp" in top.found_by
+    assert top.provenance == "handler" and "handler:offset-analysis-div-rem:parseBinaryOp" in top.found_by
     assert esc.rewrite.family == "avoid-div-mod-index"
-    assert "div_rem_offsets=2" in esc.rewrite.kernel_check and "parseBinaryOp" in esc.rewrite.kernel_check
+    assert "offset_ops=" in esc.rewrite.kernel_check and "parseBinaryOp" in esc.rewrite.kernel_check
 
 
 def test_loaded_offsets_lead_to_parse_load_and_a_contiguous_gather(compiler):
     esc = _esc(compiler, "unstructured-access-fallback", backend="ascend",
-               kernel_facts={"div_rem_offsets": 0, "loaded_offsets": 1})
+               kernel_facts={"offset_ops": {"tt.load": 1, "tt.addptr": 1}})
     assert esc.passages[0].symbol == "parseLoad" and esc.passages[0].provenance == "handler"
     assert esc.passages[0].deciding.kinds == ["marks"]
     assert esc.rewrite.family == "contiguous-load-gather" and "parseLoad" in esc.rewrite.kernel_check
@@ -604,3 +668,98 @@ def test_a_deciding_handler_of_the_mask_compare_calls_for_even_k():
     assert passages[0].id == "cmp"  # the handler outranks the better-retrieved pointer clamp
     assert rw.family == "even-k-specialization" and rw.where == "lib/A.cpp:10"
     assert "CmpOpAxisInfoVisitor handles CmpIOp" in rw.kernel_check
+
+
+def test_a_select_on_the_offsets_leads_to_parse_select_and_a_contiguous_gather_on_ascend(compiler):
+    esc = _esc(compiler, "unstructured-access-fallback", backend="ascend",
+               kernel_facts={"offset_ops": {"arith.select": 2, "tt.addptr": 2}})
+    top = esc.passages[0]
+    assert top.symbol == "parseSelect" and top.provenance == "handler"
+    assert "handler:offset-analysis-select:parseSelect" in top.found_by
+    assert esc.rewrite.family == "contiguous-load-gather" and "parseSelect" in esc.rewrite.kernel_check
+
+
+@pytest.mark.parametrize("ops, backend, asked, family", [
+    ({"arith.minsi": 1}, "cuda", "axis-info-clamp", "vectorize-loads"),
+    ({"arith.select": 1}, "cuda", "axis-info-select", "vectorize-loads"),
+    ({"arith.remui": 1}, "cuda", "axis-info-div-rem", "avoid-div-mod-index"),
+])
+def test_offset_constructs_of_a_load_become_kernel_questions_with_their_family(ops, backend, asked, family):
+    from diagnose.escalation.question import kernel_questions
+    route = next(r for r in load_routes() if r.id == "scalar-global-loads")
+    (kq,) = kernel_questions(route, {"load_offset_ops": ops, "store_offset_ops": {}}, backend)
+    assert (kq.name, kq.family) == (asked, family)
+    # the store's offsets do not answer for a scalar *load*
+    assert kernel_questions(route, {"load_offset_ops": {}, "store_offset_ops": ops}, backend) == []
+
+
+def test_select_and_clamp_families_differ_by_backend_from_the_construct_table():
+    from diagnose.escalation.symptoms import load_constructs
+    table = load_constructs()
+    assert table["select"].family_for("ascend") == "contiguous-load-gather"
+    assert table["select"].family_for("cuda") == "vectorize-loads"
+    assert table["loaded"].family_for("cuda") == "contiguous-load-gather"
+
+
+def test_a_branch_on_the_op_that_calls_no_handler_is_handled_by_its_own_function():
+    from diagnose.escalation.handlers import dispatch_sites
+    walk = Chunk(text="\n".join([
+        "// lib/P/AssignLatencies.cpp :: loadOpsToIndirectionLevel",
+        "      for (Value operand : getNestedOperands(op)) {",
+        "        if (isa<mlir::triton::DotOpInterface>(op)) {",
+        "          if (operand == op->getOperand(2))",
+        "            continue;",
+        "        }",
+        "        Operation *defOp = operand.getDefiningOp();",
+        "        if (defOp && defOp->getBlock() == op->getBlock())",
+        "          dfs(defOp, finalUser, distance);"]),
+        path="lib/P/AssignLatencies.cpp", start_line=1, end_line=8, kind="function",
+        language="cpp", symbol="loadOpsToIndirectionLevel")
+    assert dispatch_sites(walk, ["DotOpInterface"]) == ([], True)
+    maxmin = Chunk(text="// lib/A.cpp :: MaxMinOpAxisInfoVisitor::getAxisInfo\n"
+                        "    } else if constexpr (std::is_same_v<OpTy, arith::MinSIOp> ||",
+                   path="lib/A.cpp", start_line=1, end_line=1, kind="method", language="cpp",
+                   symbol="MaxMinOpAxisInfoVisitor::getAxisInfo")
+    assert dispatch_sites(maxmin, ["MinSIOp"]) == ([], True)
+    chunk = Chunk(text=DISPATCH, path="lib/Offsets.cpp", start_line=1, end_line=9,
+                  kind="function", language="cpp", symbol="parseArithOp")
+    assert dispatch_sites(chunk, ["RemSIOp"]) == (["parseBinaryOp"], False)
+
+
+def _handler_first(route_id, question, handler_text, handler_found_by, facts, backend="cuda"):
+    from diagnose.escalation.question import kernel_questions
+    from diagnose.escalation.ranking import Candidate, rank
+    from diagnose.escalation.rewrite import choose_rewrite
+    route = next(r for r in load_routes() if r.id == route_id)
+    kernel = [k for k in kernel_questions(route, facts, backend) if k.name == question]
+    handler = Candidate("h", Chunk(text=handler_text, path="lib/H.cpp", start_line=10, end_line=11,
+                                   kind="method", language="cpp"), fused=0.5)
+    handler.add(handler_found_by, "handler", 0.8, 0.0)
+    generic = Candidate("g", Chunk(text="// lib/A.cpp :: getAlignment\n"
+                                        "  unsigned alignment = std::min(maxMultiple, maxContig);",
+                                   path="lib/A.cpp", start_line=50, end_line=50, kind="method",
+                                   language="cpp"), fused=1.0, provenance="analysis")
+    focus = list(dict.fromkeys([*route.focus, *(t for k in kernel for t in k.focus)]))
+    passages = rank([generic, handler], focus)
+    return passages, choose_rewrite(route, passages, backend, route.passes[0], facts=facts, kernel=kernel)
+
+
+def test_a_deciding_clamp_visitor_outranks_the_generic_alignment_and_calls_for_vectorize_loads():
+    facts = {"load_offset_ops": {"arith.minsi": 1, "tt.addptr": 1}, "load_mask_bounds": [],
+             "unaligned_mask_bounds": [], "unaligned_strides": []}
+    text = ("// lib/H.cpp :: MaxMinOpAxisInfoVisitor::getAxisInfo\n"
+            "        contiguity.push_back(gcd(lhsInfo.getContiguity(d), rhsInfo.getContiguity(d)));")
+    passages, rw = _handler_first("scalar-global-loads", "axis-info-clamp", text,
+                                  "handler:axis-info-clamp:MaxMinOpAxisInfoVisitor", facts)
+    assert passages[0].id == "h"
+    assert rw.family == "vectorize-loads" and "MaxMinOpAxisInfoVisitor handles" in rw.kernel_check
+
+
+def test_loop_carried_dot_operands_ask_about_the_latency_walk_and_call_for_pipeline_stages():
+    facts = {"dot_loop_carried_operands": 2, "num_stages": 3}
+    text = ("// lib/H.cpp :: loadOpsToIndirectionLevel\n"
+            "          if (defOp && defOp->getBlock() == op->getBlock()) {")
+    passages, rw = _handler_first("no-async-copy-after-pipeline", "loop-carried-dot-operands", text,
+                                  "handler:loop-carried-dot-operands:loadOpsToIndirectionLevel", facts)
+    assert passages[0].id == "h" and passages[0].deciding.term in ("getBlock", "getDefiningOp")
+    assert rw.family == "pipeline-stages" and "dot_loop_carried_operands=2" in rw.kernel_check

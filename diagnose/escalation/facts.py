@@ -76,37 +76,115 @@ def argument_facts(ttir: str) -> KernelFacts:
 
 
 _DEF = re.compile(r"^\s*(?P<out>%[\w.#]+)(?::\d+)?\s*=\s*(?P<op>[\w.]+)(?P<rest>.*)$")
-_VALUE = re.compile(r"%[\w.#]+")
+_STORE = re.compile(r"^\s*(?P<op>tt\.store)\s(?P<rest>.*)$")
+_VALUE = re.compile(r"%[\w.]+")  # `%b_40#1` is a result of `%b_40`
 _DIV_REM = ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui")
+_ITER_ARGS = re.compile(r"scf\.for\s.*?iter_args\((?P<args>[^)]*)\)")
+_BLOCK_ARGS = re.compile(r"^\s*\^bb\d+\((?P<args>.*)\)\s*:?\s*$")
+_DOT_OPERANDS = re.compile(r"=\s*tt\.dot\s+(?P<a>%[\w.#]+),\s*(?P<b>%[\w.#]+)")
+
+
+def _operands_and_tensor(rest: str) -> tuple[list[str], bool]:
+    """The values an op line uses and whether its result is a tensor (its type after ' : ')."""
+    code = rest.split(" loc(")[0]
+    head, _, types = code.rpartition(" : ")
+    if not head:
+        head, types = code, ""
+    return _VALUE.findall(head), "tensor<" in types
+
+
+def access_slices(ttir: str) -> list[tuple[str, set[str], set[str], set[str]]]:
+    """(tt.load | tt.store, tensor ops on its pointer's def chain, tensor ops on its mask's
+    def chain, the values of its mask's chain) per access. Scalar ops (a `pid % S` splat into the offsets) are left out: an
+    offset analysis keeps scalar arithmetic structured; only tensor-typed ops shape the
+    offsets' contiguity or structure. The chains are followed through every operand."""
+    defs: dict[str, tuple[str, list[str], bool]] = {}
+    accesses: list[tuple[str, list[str]]] = []
+    for line in ttir.splitlines():
+        m = _DEF.match(line) or _STORE.match(line)
+        if m is None:
+            continue
+        used, tensor = _operands_and_tensor(m.group("rest"))
+        if m.group("op") in ("tt.load", "tt.store"):
+            accesses.append((m.group("op"), used))
+        if "out" in m.groupdict() and m.group("out"):
+            defs[m.group("out").split("#")[0]] = (m.group("op"), used, tensor)
+
+    def chain(value: str | None) -> tuple[set[str], set[str]]:
+        ops: set[str] = set()
+        todo, seen = [value] if value else [], set[str]()
+        while todo:
+            v = todo.pop()
+            if v in seen or v not in defs:
+                continue
+            seen.add(v)
+            op, used, tensor = defs[v]
+            if tensor:
+                ops.add(op)
+            todo += used
+        return ops, seen
+
+    out = []
+    for op, used in accesses:
+        mask = used[1] if op == "tt.load" and len(used) > 1 else used[2] if len(used) > 2 else None
+        mask_ops, mask_values = chain(mask)
+        out.append((op, chain(used[0] if used else None)[0], mask_ops, mask_values))
+    return out
+
+
+def _mask_bounds(ttir: str, masks: list[tuple[set[str], set[str]]]) -> list[str]:
+    """Unaligned integer arguments that a compare in one of these masks reads (the bound of an
+    `offs < n` mask: the argument, or its splat, is in the chain of a mask holding a cmpi)."""
+    unaligned = argument_facts(ttir)["unaligned_int_args"]
+    splats = {m.group("out"): m.group("src") for m in _SPLAT.finditer(ttir)}
+    found = set()
+    for ops, values in masks:
+        if "arith.cmpi" in ops:
+            found |= {splats.get(v, v.lstrip("%")) for v in values}
+    return [a for a in unaligned if a in found]
 
 
 def offset_facts(ttir: str) -> KernelFacts:
-    """How many tt.addptr offsets derive from a loaded value or from a division/remainder
-    (followed forward through every op, in program order)."""
-    loaded: set[str] = set()
-    divided: set[str] = set()
-    from_load = from_div = 0
+    """Which tensor ops the pointers of the loads and stores are computed with.
+
+    load_offset_ops / store_offset_ops / offset_ops: {TTIR op: accesses whose pointer chain
+    holds it as a tensor op}; loaded_offsets, div_rem_offsets: accesses whose pointer chain
+    holds a tensor tt.load / a tensor // or %; load_mask_bounds: unaligned integer arguments
+    that the mask of a tt.load compares against."""
+    slices = access_slices(ttir)
+    per: dict[str, dict[str, int]] = {"tt.load": {}, "tt.store": {}}
+    for op, ptr_ops, _, _ in slices:
+        for o in ptr_ops:
+            per[op][o] = per[op].get(o, 0) + 1
+    both = {o: per["tt.load"].get(o, 0) + per["tt.store"].get(o, 0)
+            for o in sorted({*per["tt.load"], *per["tt.store"]})}
+    load_masks = [(ops, values) for op, _, ops, values in slices if op == "tt.load"]
+    return {"load_offset_ops": dict(sorted(per["tt.load"].items())),
+            "store_offset_ops": dict(sorted(per["tt.store"].items())), "offset_ops": both,
+            "loaded_offsets": sum("tt.load" in p for _, p, _, _ in slices),
+            "div_rem_offsets": sum(bool(p & set(_DIV_REM)) for _, p, _, _ in slices),
+            "load_mask_bounds": _mask_bounds(ttir, load_masks)}
+
+
+def loop_facts(ttir: str) -> KernelFacts:
+    """dot_loop_carried_operands: tt.dot operands (A, B) that are loop-carried values (scf.for
+    iter_args or loop block arguments), i.e. tiles loaded the iteration before and carried in
+    registers, not loads in the loop body."""
+    carried: set[str] = set()
     for line in ttir.splitlines():
-        m = _DEF.match(line)
-        if m is None:
-            continue
-        used = set(_VALUE.findall(m.group("rest").split(" loc(")[0]))
-        out, op = m.group("out"), m.group("op")
-        if op == "tt.addptr":
-            operands = _VALUE.findall(m.group("rest"))
-            offset = operands[1] if len(operands) > 1 else ""
-            from_load += offset in loaded
-            from_div += offset in divided
-        if op == "tt.load" or used & loaded:
-            loaded.add(out)
-        if op in _DIV_REM or used & divided:
-            divided.add(out)
-    return {"loaded_offsets": from_load, "div_rem_offsets": from_div}
+        m = _ITER_ARGS.search(line)
+        if m:
+            carried |= {a.split("=")[0].strip() for a in m.group("args").split(",") if "=" in a}
+        b = _BLOCK_ARGS.match(line.split(" loc(")[0] if " loc(" not in line else line)
+        if b:
+            carried |= set(re.findall(r"(%[\w.]+)\s*:", b.group("args")))
+    n = sum(v.split("#")[0] in carried for m in _DOT_OPERANDS.finditer(ttir) for v in (m["a"], m["b"]))
+    return {"dot_loop_carried_operands": n}
 
 
 def facts_from_ttir(ttir: str) -> KernelFacts:
     """Every fact a TTIR module shows by itself."""
-    return {**dot_facts(ttir), **argument_facts(ttir), **offset_facts(ttir),
+    return {**dot_facts(ttir), **argument_facts(ttir), **offset_facts(ttir), **loop_facts(ttir),
             "while_loops": ttir.count("scf.while"), "for_loops": ttir.count("scf.for ")}
 
 

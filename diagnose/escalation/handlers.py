@@ -22,7 +22,8 @@ _CALLED = re.compile(r"(?<![\w.>:])([A-Za-z_]\w{4,})\s*\(")  # a free function c
 _INSTANTIATED = re.compile(r"(?<![\w.>:])([A-Z]\w{4,})\s*<")  # a class template instance
 _NOT_HANDLERS = frozenset({"failed", "succeeded", "static_cast", "dyn_cast", "isa", "cast",
                            "dyn_cast_or_null", "llvm", "assert", "return", "sizeof", "while",
-                           "switch", "SmallVector", "ArrayRef", "DenseMap", "TypedValue"})
+                           "switch", "SmallVector", "ArrayRef", "DenseMap", "TypedValue",
+                           "constexpr"})
 MAX_BODY_LINES = 3  # an `if (... dyn_cast<Op> ...) {` branch: its handler call is in the body
 MAX_HANDLERS = 4
 
@@ -47,19 +48,28 @@ def _branch(lines: list[str], i: int) -> str:
 def handler_names(chunk: Chunk, ops: list[str]) -> list[str]:
     """Functions called or class templates instantiated where the chunk dispatches on `ops`
     (not casts, not the chunk's own function)."""
+    return dispatch_sites(chunk, ops)[0]
+
+
+def dispatch_sites(chunk: Chunk, ops: list[str]) -> tuple[list[str], bool]:
+    """(handler names, whether the chunk handles an op itself): a branch on one of `ops` that
+    calls or instantiates a handler names it; a branch that calls none (`if (isa<DotOpInterface>
+    (op)) { ... continue; }`, `if constexpr (is_same_v<OpTy, arith::MinSIOp>)`) is handled by the
+    chunk's own function, which then decides too."""
     if not ops:
-        return []
+        return [], False
     op_rx = re.compile(rf"(?<![\w])(?:\w+::)*(?:{'|'.join(map(re.escape, ops))})(?!\w)")
     lines = chunk.text.split("\n")[1:]  # line 0 is the chunk header
-    own, names = _own_names(chunk), []
+    own, names, itself = _own_names(chunk), [], False
     for i, line in enumerate(lines):
         if not op_rx.search(line.split("//", 1)[0]):
             continue
         text = _branch(lines, i)
-        for name in _INSTANTIATED.findall(text) + _CALLED.findall(text):
-            if name not in _NOT_HANDLERS and name not in own and name not in ops and name not in names:
-                names.append(name)
-    return names
+        found = [n for n in _INSTANTIATED.findall(text) + _CALLED.findall(text)
+                 if n not in _NOT_HANDLERS and n not in own and n not in ops]
+        itself = itself or (not found and chunk.kind in ("function", "method"))
+        names += [n for n in found if n not in names]
+    return names, itself
 
 
 def _in_paths(chunk: Chunk, globs: list[str]) -> bool:
@@ -72,17 +82,23 @@ def _files_under(pool: list[Candidate], globs: list[str]) -> list[tuple[str, str
                               if _in_paths(c.chunk, globs)))
 
 
-def dispatch_handlers(kb: KnowledgeBase, kq: KernelQuestion, pool: list[Candidate]) -> dict[str, str]:
-    """handler name -> source, over every chunk of the analysis files the searches reached (the
-    dispatch itself, a constructor's visitor list or an if-else chain, rarely ranks high)."""
+def dispatch_handlers(kb: KnowledgeBase, kq: KernelQuestion, pool: list[Candidate]
+                      ) -> tuple[dict[str, str], list[tuple[str, Chunk]]]:
+    """(handler name -> source, chunks that handle an op themselves), over every chunk of the
+    analysis files the searches reached (the dispatch itself, a constructor's visitor list or
+    an if-else chain, rarely ranks high)."""
     names: dict[str, str] = {}
+    itself: list[tuple[str, Chunk]] = []
     for source, path in _files_under(pool, kq.paths):
-        for _, chunk in sorted(kb.store.get(kb.store.ids_where({"path": path})),
-                               key=lambda ic: ic[1].start_line):
+        for cid, chunk in sorted(kb.store.get(kb.store.ids_where({"path": path})),
+                                 key=lambda ic: ic[1].start_line):
             if chunk.source == source:
-                for name in handler_names(chunk, kq.ops):
+                found, own = dispatch_sites(chunk, kq.ops)
+                for name in found:
                     names.setdefault(name, source)
-    return names
+                if own:
+                    itself.append((cid, chunk))
+    return names, itself
 
 
 def follow_handlers(kb: KnowledgeBase, kernel: list[KernelQuestion], pool: list[Candidate],
@@ -91,7 +107,12 @@ def follow_handlers(kb: KnowledgeBase, kernel: list[KernelQuestion], pool: list[
     paths dispatch its ops to (provenance `handler`, found_by `handler:<question>:<name>`)."""
     by_id = {c.id: c for c in pool}
     for kq in kernel:
-        for name, repo in list(dispatch_handlers(kb, kq, pool).items())[:MAX_HANDLERS]:
+        names, itself = dispatch_handlers(kb, kq, pool)
+        for cid, chunk in itself[:MAX_HANDLERS]:
+            name = chunk.symbol.split("::")[-1] or chunk.path
+            cand = by_id.setdefault(cid, Candidate(cid, chunk))
+            cand.add(f"handler:{kq.name}:{name}", "handler", weight, 0.0)  # found by dispatch, not search
+        for name, repo in list(names.items())[:MAX_HANDLERS]:
             query = f"{name} {' '.join(kq.ops)} {' '.join(kq.focus)}"
             for hit in kb.search(query, k=depth, filters=Filters(backend=backend, repo=repo or None)):
                 if name not in _own_names(hit.chunk) or hit.chunk.kind not in ("function", "method", "class"):

@@ -14,6 +14,7 @@ from .facts import KernelFacts, holds
 from .symptoms import (
     KernelQuestion,
     SymptomRoute,
+    construct_questions,
     generic_route,
     match_route,
     named_passes,
@@ -77,9 +78,13 @@ class Question:
         return list(dict.fromkeys(m for k in self.kernel for m in k.marks))
 
 
-def kernel_questions(route: SymptomRoute, facts: KernelFacts | None) -> list[KernelQuestion]:
-    """The row's kernel questions whose construct the kernel's facts show (`when` holds)."""
-    return [k for k in route.kernel if facts and holds(k.when, facts) is True]
+def kernel_questions(route: SymptomRoute, facts: KernelFacts | None,
+                     backend: str = "") -> list[KernelQuestion]:
+    """The row's kernel questions whose construct the kernel's facts show (`when` holds): its
+    own [[symptom.kernel]] ones, then one per offset construct (symptoms.construct_questions)."""
+    asked = [k for k in route.kernel if facts and holds(k.when, facts) is True]
+    return asked + [k for k in construct_questions(route, facts, backend or route.backend)
+                    if holds(k.when, facts or {}) is True]
 
 
 def _all_names(registry: PassRegistry) -> list[str]:
@@ -176,7 +181,7 @@ def build_question(registry: PassRegistry, *, symptom: str, pass_name: str | Non
     record = resolve_pass(registry, symptom, pass_name, early)
     route, how = pick_route(symptom, backend, record)
     text = route.ask(record.argument if record else (route.passes[:1] or [""])[0])
-    kernel = kernel_questions(route, facts)
+    kernel = kernel_questions(route, facts, backend)
     plan = plan_searches(text, route, record, backend, kernel)
     text += "".join(f" The kernel facts show {k.says}: {k.question}" for k in kernel)
     return Question(text, symptom, route, how, record, plan, kernel)

@@ -63,6 +63,37 @@ class KernelQuestion:
 
 
 @dataclass
+class Construct:
+    """A construct of pointer offsets (tensor ops only) an offset analysis may classify
+    pessimistically: its TTIR ops (as facts.py records them), the C++ op classes an analysis
+    dispatches on, and the rewrite that removes it (`family`: backend -> family, `default`)."""
+
+    name: str
+    ir_ops: list[str]
+    ops: list[str]
+    says: str
+    family: dict[str, str]
+    hint: str = ""
+
+    def family_for(self, backend: str) -> str:
+        return self.family.get(backend, self.family.get("default", ""))
+
+
+@dataclass
+class OffsetAnalysis:
+    """The analysis that classifies a row's pointer offsets, op by op: one kernel question is
+    asked per construct whose TTIR ops the accesses' offsets (facts[`facts`]) hold."""
+
+    name: str
+    facts: str  # load_offset_ops | store_offset_ops | offset_ops
+    constructs: list[str]
+    paths: list[str]
+    query: str
+    focus: list[str] = field(default_factory=list)
+    marks: list[str] = field(default_factory=list)
+
+
+@dataclass
 class SymptomRoute:
     """One row of the table: symptom -> passes, analyses, question, deciding terms, rewrite."""
 
@@ -76,6 +107,7 @@ class SymptomRoute:
     analyses: list[Analysis] = field(default_factory=list)
     rewrites: list[RewriteRule] = field(default_factory=list)
     kernel: list[KernelQuestion] = field(default_factory=list)
+    offsets: list[OffsetAnalysis] = field(default_factory=list)
     note: str = ""
 
     def ask(self, pass_arg: str) -> str:
@@ -87,7 +119,42 @@ def _route(raw: dict) -> SymptomRoute:
     raw["analyses"] = [Analysis(**a) for a in raw.get("analyses", [])]
     raw["rewrites"] = [RewriteRule(**r) for r in raw.get("rewrites", [])]
     raw["kernel"] = [KernelQuestion(**k) for k in raw.get("kernel", [])]
+    raw["offsets"] = [OffsetAnalysis(**o) for o in raw.get("offsets", [])]
     return SymptomRoute(**raw)
+
+
+@lru_cache(maxsize=4)
+def load_constructs(path: Path = TABLE) -> dict[str, Construct]:
+    """The [[construct]] table: name -> Construct."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {c["name"]: Construct(**c) for c in data.get("construct", [])}
+
+
+def construct_questions(route: SymptomRoute, facts: dict | None, backend: str,
+                        constructs: dict[str, Construct] | None = None) -> list[KernelQuestion]:
+    """One kernel question per construct of the row's offset analyses whose TTIR ops the
+    kernel's offsets hold: the analysis' dispatch on the construct's op classes leads to the
+    handler that classifies exactly this kernel's offsets."""
+    table = constructs if constructs is not None else load_constructs()
+    out = []
+    for oa in route.offsets:
+        present = (facts or {}).get(oa.facts)
+        if not isinstance(present, dict):
+            continue
+        for name in oa.constructs:
+            c = table[name]
+            ir = [op for op in c.ir_ops if present.get(op)]
+            if not ir:
+                continue
+            when = " or ".join(f"{op!r} in {oa.facts}" for op in ir)
+            out.append(KernelQuestion(
+                name=f"{oa.name}-{c.name}", when=when, says=c.says,
+                question=f"How does the {oa.name} analysis classify pointer offsets computed "
+                         f"with {' / '.join(ir)} ({'/'.join(c.ops)})?",
+                ops=list(c.ops), paths=list(oa.paths), query=f"{oa.query} {' '.join(c.ops)}",
+                family=c.family_for(backend), hint=c.hint, focus=list(oa.focus),
+                marks=list(oa.marks)))
+    return out
 
 
 @lru_cache(maxsize=4)

@@ -13,6 +13,8 @@ void parseArithOp(Operation *arithOp, OffsetMap &offsetMap) {
     parseBinaryOp(divSIOp, offsetMap);
   } else if (auto mulIOp = dyn_cast<arith::MulIOp>(arithOp)) {
     parseMulI(mulIOp, offsetMap);
+  } else if (auto selectOp = dyn_cast<arith::SelectOp>(arithOp)) {
+    parseSelect(selectOp, offsetMap);
   }
 }
 
@@ -46,6 +48,15 @@ void parseBinaryOp(BinOpTy op, OffsetMap &offsetMap) {
   else
     dst.setUnstructured(lhs.getRank());
   offsetMap[op->getResult(0)] = dst;
+}
+
+// A select of two offset tensors is structured only when every operand is scalar-like.
+void parseSelect(arith::SelectOp op, OffsetMap &offsetMap) {
+  PtrOffsetInfo t = offsetMap.at(op.getTrueValue());
+  PtrOffsetInfo f = offsetMap.at(op.getFalseValue());
+  bool dstIsScalar = t.isScalarLike() && f.isScalarLike();
+  if (!dstIsScalar)
+    offsetMap[op.getResult()].setUnstructured(t.getRank());
 }
 
 // The result of a tensor load is an arbitrary value.
