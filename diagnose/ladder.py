@@ -130,7 +130,7 @@ def tier3(ctx: Context) -> TierResult:
         return skipped(3, f"Cannot capture IR: {ctx.target.launch_problem}.")
     started = time.perf_counter()
     try:
-        ctx.capture = _capture(ctx)
+        ctx.capture = capture_for(ctx)
     except IRCaptureError as exc:
         return skipped(3, str(exc))
     ctx.versions["compiler"] = ctx.capture.compiler_version
@@ -139,7 +139,8 @@ def tier3(ctx: Context) -> TierResult:
                         time.perf_counter() - started)
 
 
-def _capture(ctx: Context) -> IRCapture:
+def capture_for(ctx: Context) -> IRCapture:
+    """The tier-3 capture of the context's target (also what `passwise escalate --kernel` reads)."""
     o, t = ctx.options, ctx.target
     # A task folder launches the kernel as its candidate; a KernelBench launcher stands alone.
     where, candidate = (t.task_dir, t.launch_file) if t.task_dir else (t.launch_file, None)

@@ -96,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
     p.add_argument("--llm", action="store_true", help="also ask the configured OpenAI-compatible "
                    "endpoint to summarise the passages (citations are checked against the index)")
+    p.add_argument("--kernel", metavar="TARGET", help="the kernel the symptom was seen in (a task "
+                   "name or folder, a kernel .py, a KernelBench file): its IR is captured on this "
+                   "CPU and its facts (warps, dot shape, ops on the pointer offsets, mask bounds) "
+                   "let the answer follow the clause this kernel fails")
+    p.add_argument("--candidate", help="with --kernel a task: the kernel file (default: baseline.py)")
+    p.add_argument("--size", default="large", metavar="NAME",
+                   help="with --kernel: the make_inputs size captured (default: large)")
 
     p = sub.add_parser("sources", help="what the knowledge base holds, per source")
     _common(p)

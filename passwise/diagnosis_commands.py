@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from diagnose.ladder import Context, Options, diagnose, make_context
+from diagnose.ladder import Context, Options, capture_for, diagnose, make_context
 from diagnose.report import Diagnosis, render_text
 from diagnose.runner.errors import RunnerError
 from diagnose.target import DiagnosisError, resolve_target
@@ -73,6 +73,33 @@ def _save(diagnosis: Diagnosis, out: str | None, home: Path) -> list[Path]:
     return paths
 
 
+def _kernel_facts(args: argparse.Namespace, s: Settings) -> tuple:
+    """(KernelFacts, compiler version) of --kernel, from the same capture tier 3 makes: the
+    kernel whose IR shows the symptom, else the first one that compiled."""
+    from diagnose import escalate
+    from diagnose.ir import IRCaptureError, attribute
+
+    try:
+        ctx = make_context(resolve_target(args.kernel, args.candidate), args.backend,
+                           Options(size=args.size, python_cuda=s.python_cuda,
+                                   python_ascend=s.python_ascend, home=s.home))
+        if ctx.target.launch_problem:
+            raise KBError(f"Cannot capture {args.kernel}: {ctx.target.launch_problem}.")
+        capture = capture_for(ctx)
+    except (DiagnosisError, TriageError, IRCaptureError) as exc:
+        raise KBError(str(exc)) from None
+    built = [k for k in capture.kernels if k.failure is None
+             or any(st.when == "after" for st in k.stages)]
+    if not built:
+        why = capture.failures[0].message.splitlines()[-1] if capture.failures else "nothing launched"
+        raise KBError(f"No kernel of {args.kernel} could be captured ({why}); escalate without "
+                      "--kernel, or fix the kernel first.")
+    showing = {sym.kernel for sym in attribute(capture) if sym.id == args.symptom}
+    kir = next((k for k in built if k.kernel in showing), built[0])
+    version = capture.compiler_version.split()[-1] if capture.compiler_version else None
+    return escalate.kernel_facts(kir), version
+
+
 def cmd_escalate(args: argparse.Namespace, s: Settings) -> int:
     """Tier 4 on its own: a thin call into diagnose.escalate (its errors are KBErrors)."""
     from diagnose import escalate
@@ -82,8 +109,10 @@ def cmd_escalate(args: argparse.Namespace, s: Settings) -> int:
     if args.llm and llm is None:
         raise KBError("--llm needs an endpoint: set PASSWISE_LLM_BASE_URL and "
                       "PASSWISE_LLM_MODEL.")
+    facts, version = _kernel_facts(args, s) if args.kernel else (None, None)
     kb = open_settings_kb(s)
     answer = escalate.escalate(kb, load_registry(kb), symptom=args.symptom,
-                               pass_name=args.pass_, backend=args.backend, k=args.k, llm=llm)
+                               pass_name=args.pass_, backend=args.backend, k=args.k, llm=llm,
+                               kernel_compiler_version=version, kernel_facts=facts)
     print(json.dumps(answer.to_json(), indent=2) if s.json else escalate.render_text(answer))
     return 0

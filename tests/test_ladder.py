@@ -522,3 +522,24 @@ def test_tier4_answers_that_disagree_follow_the_costliest_symptom():
     tie = _merged([("scalar-global-loads", answer("add-divisibility-hints")),
                    ("discrete-mask-to-select", answer("contiguous-load-gather"))], [])
     assert not tie.sufficient  # equally costly symptoms with different answers: climb no further
+
+
+@pytest.mark.slow
+def test_cli_escalate_with_a_kernel_reads_its_facts(tasks, tmp_path, embedder):
+    # the service agents call: with --kernel, the capture's facts reach the rewrite
+    from tests.escalate_fixtures.repo import index_fixture
+
+    index_fixture(tmp_path, embedder)  # the fixture indexes into corpus set "default"
+    env = dict(os.environ, PASSWISE_HOME=str(tmp_path / "home"), PASSWISE_CORPUS_SET="default")
+    base = [sys.executable, "-m", "passwise", "escalate", "--symptom", "scalar-global-loads",
+            "--json"]
+    plain = subprocess.run(base, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    with_kernel = subprocess.run(base + ["--kernel", str(tasks / "shifted")], capture_output=True,
+                                 text=True, env=env, cwd=ROOT, timeout=300)
+    assert plain.returncode == 0 and with_kernel.returncode == 0, with_kernel.stderr
+    assert not json.loads(plain.stdout)["rewrite"]["kernel_check"]
+    check = json.loads(with_kernel.stdout)["rewrite"]["kernel_check"]
+    assert "n" in check or "start" in check  # the unaligned bound or offset of `shifted_copy`
+    missing = subprocess.run(base + ["--kernel", str(tmp_path / "nope.py")], capture_output=True,
+                             text=True, env=env, cwd=ROOT, timeout=300)
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
