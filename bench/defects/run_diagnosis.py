@@ -14,6 +14,7 @@ diagnosis.json and diagnosis.md to --out.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -109,11 +110,12 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
         correct=family == case.expected_family,
         acceptable=family == case.expected_family or family in case.acceptable_families,
         tier_match=tier == case.expected_tier, seconds=round(seconds, 1), error=report.get("error", ""),
-        h200_speedup=H200_SPEEDUP.get(case.name),
+        h200_speedup=h200_speedups().get(case.name),
         at_roofline="near its ceiling" in report.get("reason", ""))
 
 
-def _h200_speedups() -> dict[str, float]:
+@functools.cache
+def h200_speedups() -> dict[str, float]:
     """slow/fixed per CUDA case as measured on the H200 (bench/defects/gpu_timing.py)."""
     path = DEFECTS_DIR / "results" / "gpu_timing_h200.json"
     if not path.exists():
@@ -122,7 +124,6 @@ def _h200_speedups() -> dict[str, float]:
     return {r["case"]: round(r["speedup"], 2) for r in rows if r.get("speedup")}
 
 
-H200_SPEEDUP = _h200_speedups()
 FLAT = 1.05  # a fix that wins less than this on the H200: the defect does not cost time there
 
 

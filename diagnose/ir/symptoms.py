@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from diagnose.detectors.launch import FEW_WARPS
+
 from .model import IRCapture, KernelIR, Stage, StageSignature, Symptom
 from .ptx_lines import accesses_by_line
 
@@ -256,9 +258,6 @@ def no_async_copy_after_pipeline(kir: KernelIR) -> list[Symptom]:
                     summary=f"the dot loop was not software-pipelined (num_stages={stages}): "
                             "no async copies or TMA loads after tritongpu-pipeline",
                     evidence=_lines(kir.stages[end].text, r"scf\.for|tt\.load"))]
-
-
-FEW_WARPS = 2  # num_warps at or below this: one or two warps hold the whole tile
 
 
 def register_spills(kir: KernelIR) -> list[Symptom]:

@@ -38,9 +38,12 @@ class CounterFacts:
     local_loads: float | None
     local_stores: float | None
     stalls: list[dict] = field(default_factory=list)   # [{reason, per_issue}], largest first
-    kernels_profiled: int = 1
     # every profiled kernel of the call, in launch order: {name, duration_us, dram_pct}
     kernels: list[dict] = field(default_factory=list)
+
+    @property
+    def kernels_profiled(self) -> int:
+        return len(self.kernels) or 1
 
     @property
     def device_us(self) -> float | None:
@@ -93,6 +96,7 @@ class CounterFacts:
     def facts(self) -> dict:
         data = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in asdict(self).items()}
         data["stalls"] = self.stalls[:4]
+        data["kernels_profiled"] = self.kernels_profiled
         return data
 
 
@@ -112,7 +116,6 @@ def counter_facts(profile: ProfileRun, device_name: str) -> CounterFacts | None:
         smem_per_program_bytes=(static or 0) + (dynamic or 0) if static or dynamic else None,
         programs=_dims(k.grid), threads_per_program=_dims(k.block), sm_count=sm_count(device_name),
         local_loads=k.local_loads, local_stores=k.local_stores, stalls=_stalls(k),
-        kernels_profiled=len(profile.kernels),
         kernels=[{"name": c.name, "duration_us": c.duration_ns / 1e3 if c.duration_ns else None,
                   "dram_pct": c.dram_pct} for c in profile.kernels])
 

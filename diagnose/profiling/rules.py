@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from diagnose.detectors.launch import FEW_WARPS
 from diagnose.evidence import Finding
 
 from .ncu import CounterFacts
@@ -119,7 +120,7 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
     return out
 
 
-FEW_WARP_THREADS = 64  # one or two warps per program: the per-thread share of the tile is large
+FEW_WARP_THREADS = 32 * FEW_WARPS  # threads per program of one or two warps
 
 
 def _spill_cause(facts: CounterFacts) -> tuple[str, str]:
