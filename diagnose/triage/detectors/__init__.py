@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from diagnose.detectors.model import KernelModule
+from diagnose.triage.detectors.model import KernelModule
 
 
 @dataclass
@@ -48,5 +48,5 @@ def detector(detector_id: str, backends: tuple[str, ...] = ("cuda", "ascend")
 
 def all_detectors() -> dict[str, Detector]:
     # Importing the families fills REGISTRY; kept here so callers need one import.
-    from diagnose.detectors import ascend, compute, launch, memory  # noqa: F401
+    from diagnose.triage.detectors import ascend, compute, launch, memory  # noqa: F401
     return REGISTRY

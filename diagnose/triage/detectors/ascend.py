@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 import math
 
-from diagnose.detectors import Match, detector
-from diagnose.detectors.launch import _launch_match
-from diagnose.detectors.memory import _match, memory_ops, pointer_of
-from diagnose.detectors.model import (
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.launch import _launch_match
+from diagnose.triage.detectors.memory import _match, memory_ops, pointer_of
+from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     Launch,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ast
 
-from diagnose.detectors import Match, detector
-from diagnose.detectors.memory import depends_on, pointer_of
-from diagnose.detectors.model import (
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.memory import depends_on, pointer_of
+from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
     JitKernel,
     KernelModule,

@@ -1,5 +1,5 @@
 """Tier 4 as the ladder sees it: each IR symptom asked of the compiler source through
-diagnose.escalate, the answers merged into one TierResult plus the escalation records."""
+diagnose.escalation.escalate, the answers merged into one TierResult plus the escalation records."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from diagnose.evidence import TierResult
+from diagnose.ir.tier import SYMPTOM_WEIGHT
 from diagnose.report import Citation, Escalation
-from diagnose.tier3 import SYMPTOM_WEIGHT
 from kb.errors import KBError
 
 TIER, TIER_NAME = 4, "compiler-source escalation"
@@ -22,9 +22,9 @@ def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[s
     crash. `kernels` maps kernel names to their captured KernelIR, whose facts (warps, dot
     shape, mask bounds...) let tier 4 tell which clause of a deciding branch the kernel fails."""
     try:
-        from diagnose import escalate
+        from diagnose.escalation import escalate
     except ImportError:
-        return _skipped("Tier 4 (diagnose.escalate) is not installed in this checkout."), []
+        return _skipped("Tier 4 (diagnose.escalation.escalate) is not installed in this checkout."), []
     try:
         kb, registry = open_kb()
     except KBError as exc:

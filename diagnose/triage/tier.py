@@ -9,12 +9,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diagnose.detectors import Match, all_detectors
-from diagnose.detectors.memory import depends_on, memory_ops, pointer_of
-from diagnose.detectors.model import KernelModule, build_model
 from diagnose.evidence import Finding, TierResult
+from diagnose.triage.detectors import Match, all_detectors
+from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
+from diagnose.triage.detectors.model import KernelModule, build_model
 
-CARDS_DIR = Path(__file__).resolve().parents[1] / "corpora" / "patterns"
+CARDS_DIR = Path(__file__).resolve().parents[2] / "corpora" / "patterns"
 BACKENDS = ("cuda", "ascend")
 MAX_SOURCE_CHARS = 1_000_000  # a kernel file is a few KB; anything this big is not a kernel
 SUFFICIENT_CONFIDENCE = 0.8

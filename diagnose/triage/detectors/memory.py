@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from diagnose.detectors import Match, detector
-from diagnose.detectors.model import (
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     ShapeInference,
