@@ -127,6 +127,20 @@ def table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def write(out: Path, rows: list[dict], started: float) -> dict:
+    """Write the rows so far with their summary (device, versions, geometric-mean speedup)."""
+    timed = [r for r in rows if r["status"] == "ok"]
+    summary = {"device": torch.cuda.get_device_name(), "triton": triton.__version__, "torch": torch.__version__,
+               "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+               "cases": len(rows), "timed": len(timed),
+               "fixed_faster": sum(r["speedup"] > 1.05 for r in timed),
+               "geomean_speedup": (float(torch.tensor([r["speedup"] for r in timed]).log().mean().exp())
+                                   if timed else None),
+               "seconds": round(time.perf_counter() - started, 1)}
+    out.write_text(json.dumps({"summary": summary, "cases": rows}, indent=2))
+    return summary
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="where to write the JSON results")
@@ -140,20 +154,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     started = time.perf_counter()
     cases = cases_mod.load_cases(args.cases or None)
+    summary: dict = {}
     if args.warm_workers > 0:
         warm([c.name for c in cases if c.backend == "cuda"], args.size, args.warm_workers)
     rows = []
     for case in cases:
         rows.append(time_case(case, args.size or case.size, args.rep_ms))
         print(f"{case.name}: {rows[-1]['status']} ({rows[-1]['seconds']} s)", file=sys.stderr, flush=True)
-    timed = [r for r in rows if r["status"] == "ok"]
-    summary = {"device": torch.cuda.get_device_name(), "triton": triton.__version__, "torch": torch.__version__,
-               "cases": len(rows), "timed": len(timed),
-               "fixed_faster": sum(r["speedup"] > 1.05 for r in timed),
-               "geomean_speedup": (float(torch.tensor([r["speedup"] for r in timed]).log().mean().exp())
-                                   if timed else None),
-               "seconds": round(time.perf_counter() - started, 1)}
-    args.out.write_text(json.dumps({"summary": summary, "cases": rows}, indent=2))
+        summary = write(args.out, rows, started)  # after every case: a cut-off run keeps what it timed
     print(table(rows))
     print(json.dumps(summary))
     return 0 if all(r["status"] in ("ok", "skipped") for r in rows) else 1
