@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,7 @@ class RunnerCall:
     after: str | None = None
     order: int = 0
     tag: str = ""
+    after_any: list[str] = field(default_factory=list)  # at least one of these verifies must pass
 
     def argv(self, task: str, candidate: str) -> list[str]:
         return [self.command, task, candidate, *self.options]
@@ -70,13 +72,25 @@ def passed(answer: dict | None) -> bool:
     return bool(answer) and answer.get("verdict") == "pass"
 
 
+def blocked(call: RunnerCall, done: dict[str, dict]) -> bool:
+    """True when a verify this call depends on has answered and did not pass."""
+    if call.after and call.after in done and not passed(done[call.after]):
+        return True
+    return bool(call.after_any) and all(k in done for k in call.after_any) \
+        and not any(passed(done[k]) for k in call.after_any)
+
+
 def run_calls(calls: list[RunnerCall], one: Callable[[RunnerCall], dict],
-              done: dict[str, dict], on_answer: Answer) -> None:
-    """Calls in order; a call whose `after` verify did not pass is skipped (no answer)."""
+              done: dict[str, dict], on_answer: Answer, workers: int = 1) -> None:
+    """Independent verifies first (`workers` at once: they need no quiet device), then the rest
+    one at a time in order; a call whose verify did not pass is skipped (no answer)."""
+    free = [c for c in calls if c.key not in done and c.command == "verify" and not c.after]
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for call, answer in zip(free, pool.map(one, free), strict=True):
+            done[call.key] = answer
+            on_answer(call, answer)
     for call in sorted(calls, key=lambda c: c.order):
-        if call.key in done:
-            continue
-        if call.after and not passed(done.get(call.after)):
+        if call.key in done or blocked(call, done):
             continue
         answer = one(call)
         done[call.key] = answer
@@ -100,8 +114,9 @@ class LocalExecutor:
     name = "local"
 
     def __init__(self, python: str | None = None, env: dict[str, str] | None = None,
-                 timeout_s: float = 1800.0) -> None:
+                 timeout_s: float = 1800.0, workers: int = 2) -> None:
         self.python, self.env, self.timeout_s = python or sys.executable, env or {}, timeout_s
+        self.workers = workers
 
     def one(self, call: RunnerCall) -> dict:
         argv = [self.python, "-m", "diagnose.runner", *call.argv(str(call.task_dir), str(call.candidate))]
@@ -114,7 +129,7 @@ class LocalExecutor:
         return _parse(proc.stdout, proc.stderr, proc.returncode)
 
     def run(self, calls: list[RunnerCall], done: dict[str, dict], on_answer: Answer) -> None:
-        run_calls(calls, self.one, done, on_answer)
+        run_calls(calls, self.one, done, on_answer, self.workers)
 
 
 def ship(folder: Path, call: RunnerCall) -> tuple[str, str]:
@@ -181,7 +196,7 @@ class QueueExecutor:
             if result.is_file():
                 done[call.key] = json.loads(result.read_text())
                 on_answer(call, done[call.key])
-            elif not (call.after and call.after in done and not passed(done[call.after])):
+            elif not blocked(call, done):
                 waiting.append(call)
         if waiting:
             self._queue(waiting, {c.key: c for c in calls})
@@ -192,7 +207,9 @@ class QueueExecutor:
         for call in waiting:
             task, cand = ship(bundle, call)
             after = by_key[call.after].digest() if call.after else None
+            any_of = [by_key[k].digest() for k in call.after_any]
             job = {"id": call.digest(), "argv": call.argv(task, cand), "after": after,
+                   "after_any": any_of,
                    "command": call.command, "order": call.order, "call": asdict(call) | {
                        "task_dir": str(call.task_dir), "candidate": str(call.candidate)}}
             path = self.folder / "jobs" / f"{call.digest()}.json"
