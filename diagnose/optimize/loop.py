@@ -35,6 +35,9 @@ class Loop:
     executor: Any
     progress: Progress = stderr_progress
     timeout_s: float = 300.0
+    # With a queue executor, round 1 is proposed while round 0 waits for the device (its diagnosis
+    # then has no tier-2 timings), so one device session serves both.
+    speculate: bool = False
     _done: dict[str, dict] = field(default_factory=dict)
 
     @property
@@ -50,7 +53,7 @@ class Loop:
         """Rounds until --rounds, a stop, or a wait for queued device calls; returns summary.json."""
         status, reason = "finished", f"{self.s['rounds']} rounds done"
         try:
-            rd = self._round_zero()
+            rd = self._zero_or_speculate()
             if rd.verdict != "baseline":
                 status, reason = "stopped", rd.read("verdict.json")["reason"]
             else:
@@ -71,6 +74,18 @@ class Loop:
             if verdict["verdict"] in ("inconclusive", "no_proposal"):
                 return "stopped", f"round {number} {verdict['verdict']}: {verdict['reason']}"
         return "finished", f"{self.s['rounds']} rounds done"
+
+    def _zero_or_speculate(self) -> RoundDir:
+        try:
+            return self._round_zero()
+        except Pending as wait:
+            if not self.speculate or self.s["rounds"] < 1:
+                raise
+            try:
+                self._round(1)
+            except Pending as more:
+                raise Pending(wait.queue, wait.keys + more.keys) from None
+            raise
 
     # ------------------------------------------------------------ round 0
     def _round_zero(self) -> RoundDir:
@@ -121,7 +136,7 @@ class Loop:
 
     def _parent(self, number: int) -> RoundDir:
         good = [r for r in self.record.rounds() if r.number < number and r.verdict in ("baseline", "accepted")]
-        return good[-1]
+        return good[-1] if good else self.record.rounds()[0]  # round 0 still waiting: speculative
 
     def _diagnosis(self, rd: RoundDir, parent: RoundDir) -> dict:
         if rd.has("diagnosis.json"):
@@ -165,11 +180,13 @@ class Loop:
     def _round_calls(self, rd: RoundDir, parent: RoundDir, ids: list[str]) -> list[RunnerCall]:
         calls = [self._call(rd, f"verify-{i}", "verify", rd.path / f"candidates/{i}.py", order=n)
                  for n, i in enumerate(ids)]
-        order = len(ids)
+        # The parent is verified again beside its challengers: every kept kernel is re-verified.
+        calls.append(self._call(rd, "verify-parent", "verify", parent.path / "kernel.py", order=len(ids)))
+        order = len(ids) + 1
         for r in range(self.s["noise"]["repeats"]):
             tag = f"{self.record.run_id}/{rd.number}/{r}"
             parent_bench = self._call(rd, f"bench-parent-r{r}", "bench", parent.path / "kernel.py",
-                                      order=order, tag=tag)
+                                      order=order, tag=tag, compile_=r == 0)
             parent_bench.after_any = [f"verify-{i}" for i in ids]
             calls.append(parent_bench)
             for i in ids:
@@ -292,23 +309,36 @@ class Loop:
                     tokens[k] = tokens.get(k, 0) + v
         zero = self.record.rounds()[0] if self.record.rounds() else None
         t0 = zero.read("timings.json") if zero and zero.has("timings.json") else {}
-        best_v = verdicts.get(best_round, {})
+        latest = self._latest(best_round, verdicts.get(best_round, {}))
         return {"run_id": self.record.run_id, "target": self.s["target"], "status": status, "reason": reason,
                 "rounds_done": len([n for n in verdicts if n > 0]), "accepted": accepted,
                 "best_round": best_round, "best_vs_input": _prod([verdicts[n]["ratio"] for n in accepted]),
                 "best_round_reached_at": best_round,
-                "input_ms": _mean(t0.get("parent_ms") or []), "best_ms": best_v.get("kernel_ms"),
-                "compile_ms": t0.get("compile_ms"),
-                "best_reverified": self._verified(best_round, best_v),
+                "input_ms": _mean(t0.get("parent_ms") or []), "best_ms": latest["ms"],
+                "compile_ms": latest["compile_ms"], "eager_ms": latest["eager_ms"],
+                "best_reverified": latest["verify"], "measured_in_round": latest.get("round"),
                 "tokens": tokens, "interpreter_only": bool(t0.get("interpreter_only"))}
 
-    def _verified(self, number: int, verdict: dict) -> str | None:
+    def _latest(self, number: int, verdict: dict) -> dict:
+        """The best kernel's newest measurement: (ms, torch.compile ms, verify verdict) from one
+        device session; a later round that kept it as parent re-verified and re-timed it."""
         rounds = {r.number: r for r in self.record.rounds()}
-        if number not in rounds:
-            return None
-        key = "kernel" if number == 0 else verdict.get("candidate")
-        answer = rounds[number].runner_answer(f"verify-{key}") or {}
-        return answer.get("verdict")
+        later = [r for r in rounds.values() if r.number > number and r.has("round.json")
+                 and r.read("round.json")["parent"] == number and r.runner_answer("verify-parent")]
+        if later:
+            rd, bench, ver = later[-1], "bench-parent-r0", "verify-parent"
+            comp = rd.runner_answer(bench)
+        elif number in rounds:
+            rd = rounds[number]
+            key = "kernel" if number == 0 else verdict.get("candidate")
+            bench, ver = f"bench-{key}-r0", f"verify-{key}"
+            comp = rd.runner_answer("bench-kernel-r0" if number == 0 else "bench-parent-r0")
+        else:
+            return {"ms": None, "compile_ms": None, "eager_ms": None, "verify": None}
+        t = _timing(rd.runner_answer(bench), self.s["size"])
+        return {"ms": t.median_ms if t else None, "compile_ms": _compile_ms(comp, self.s["size"]),
+                "eager_ms": _impl_ms(comp, self.s["size"], "eager"),
+                "verify": (rd.runner_answer(ver) or {}).get("verdict"), "round": rd.number}
 
 
 def passages_of(diagnosis: dict) -> list[dict]:
@@ -333,12 +363,16 @@ def _timing(answer: dict | None, size: str) -> Timing | None:
     return None
 
 
-def _compile_ms(answer: dict | None, size: str) -> float | None:
+def _impl_ms(answer: dict | None, size: str, impl: str) -> float | None:
     for p in (answer or {}).get("points", []):
-        c = (p.get("impls") or {}).get("compile") or {}
+        c = (p.get("impls") or {}).get(impl) or {}
         if p.get("size") == size and c.get("status") == "ok":
             return c.get("median_ms")
     return None
+
+
+def _compile_ms(answer: dict | None, size: str) -> float | None:
+    return _impl_ms(answer, size, "compile")
 
 
 def _mean(xs: list[float]) -> float | None:
