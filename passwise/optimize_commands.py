@@ -109,7 +109,8 @@ def _loop(record, args: argparse.Namespace, s: Settings):
     rs = record.settings
     diagnoser = make_diagnoser(Path(rs["task_path"]), rs["backend"], args.max_tier, rs["size"],
                                _open_kb(s), python_cuda=s.python_cuda, home=s.home)
-    return Loop(record, diagnoser, _proposer(rs, s), make_executor(rs["executor"]))
+    return Loop(record, diagnoser, _proposer(rs, s), make_executor(rs["executor"]),
+                speculate=rs["executor"].startswith("queue:"))
 
 
 def _proposer(rs: dict, s: Settings):

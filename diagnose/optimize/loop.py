@@ -208,7 +208,10 @@ class Loop:
             opts += [] if compile_ and device != "cpu" else ["--no-compile"]
             if device != "cpu":
                 opts += ["--warmup-ms", "10", "--rep-ms", "50"]
-        return RunnerCall(key, command, self.task_dir, kernel, opts, after=after, order=order, tag=tag)
+        # The tag makes each round's calls its own: a parent re-verified in a later round is run
+        # again, not answered from an earlier session's result.
+        return RunnerCall(key, command, self.task_dir, kernel, opts, after=after, order=order,
+                          tag=tag or f"{self.record.run_id}/{rd.number}")
 
     def _execute(self, rd: RoundDir, calls: list[RunnerCall]) -> dict[str, dict]:
         done = {c.key: a for c in calls if (a := rd.runner_answer(c.key)) is not None}
