@@ -320,6 +320,7 @@ class Loop:
                 "input_ms": _mean(t0.get("parent_ms") or []), "best_ms": latest["ms"],
                 "compile_ms": latest["compile_ms"], "eager_ms": latest["eager_ms"],
                 "best_reverified": latest["verify"], "measured_in_round": latest.get("round"),
+                "best_roofline": latest["roofline"],
                 "tokens": tokens, "interpreter_only": bool(t0.get("interpreter_only"))}
 
     def _latest(self, number: int, verdict: dict) -> dict:
@@ -337,9 +338,11 @@ class Loop:
             bench, ver = f"bench-{key}-r0", f"verify-{key}"
             comp = rd.runner_answer("bench-kernel-r0" if number == 0 else "bench-parent-r0")
         else:
-            return {"ms": None, "compile_ms": None, "eager_ms": None, "verify": None}
-        t = _timing(rd.runner_answer(bench), self.s["size"])
+            return {"ms": None, "compile_ms": None, "eager_ms": None, "verify": None, "roofline": {}}
+        answer = rd.runner_answer(bench)
+        t = _timing(answer, self.s["size"])
         return {"ms": t.median_ms if t else None, "compile_ms": _compile_ms(comp, self.s["size"]),
+                "roofline": _roofline(answer, self.s["size"]),
                 "eager_ms": _impl_ms(comp, self.s["size"], "eager"),
                 "verify": (rd.runner_answer(ver) or {}).get("verdict"), "round": rd.number}
 
@@ -372,6 +375,13 @@ def _impl_ms(answer: dict | None, size: str, impl: str) -> float | None:
         if p.get("size") == size and c.get("status") == "ok":
             return c.get("median_ms")
     return None
+
+
+def _roofline(answer: dict | None, size: str) -> dict:
+    for p in (answer or {}).get("points", []):
+        if p.get("size") == size:
+            return ((p.get("impls") or {}).get("candidate") or {}).get("roofline") or {}
+    return {}
 
 
 def _compile_ms(answer: dict | None, size: str) -> float | None:
