@@ -180,8 +180,10 @@ class Loop:
     def _round_calls(self, rd: RoundDir, parent: RoundDir, ids: list[str]) -> list[RunnerCall]:
         calls = [self._call(rd, f"verify-{i}", "verify", rd.path / f"candidates/{i}.py", order=n)
                  for n, i in enumerate(ids)]
-        # The parent is verified again beside its challengers: every kept kernel is re-verified.
-        calls.append(self._call(rd, "verify-parent", "verify", parent.path / "kernel.py", order=len(ids)))
+        # On a device the parent is verified again beside its challengers, so every kept kernel
+        # is re-verified in the session that times it last (the interpreter gives nothing new).
+        if self.s["device"] != "cpu":
+            calls.append(self._call(rd, "verify-parent", "verify", parent.path / "kernel.py", order=len(ids)))
         order = len(ids) + 1
         for r in range(self.s["noise"]["repeats"]):
             tag = f"{self.record.run_id}/{rd.number}/{r}"
