@@ -63,6 +63,8 @@ def cmd_optimize(args: argparse.Namespace, s: Settings) -> int:
         print(f"best: round {summary['best_round']}, {summary['best_vs_input']:.2f}x the input"
               + (" (Triton interpreter timing: not a kernel speed)" if summary["interpreter_only"] else ""))
         print(f"kernel: {record.path / 'best.py'}\ndiff:   {record.path / 'best.diff'}")
+        diff = (record.path / "best.diff").read_text(encoding="utf-8")
+        print(diff if diff else "(no change was accepted: best.py is the input)")
     return 0 if summary["status"] != "stopped" or summary["rounds_done"] > 0 else 1
 
 
