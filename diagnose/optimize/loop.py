@@ -251,6 +251,7 @@ class Loop:
             pairs = [(p, c) for p, c in zip(parent, mine, strict=True) if p and c]
             bound = ratio_bound([p for p, _ in pairs], [c for _, c in pairs]) if pairs else None
             cands[i] = {"verdict": v.get("verdict", "error"), "cause": v.get("cause") or v.get("error"),
+                        "bench_cause": _bench_cause([answers.get(f"bench-{i}-r{r}") for r in reps]),
                         "ms": [c.median_ms for _, c in pairs], **(bound.to_json() if bound else
                                                                  {"ratio": None, "lower": None, "upper": None})}
         timed = [i for i in ids if cands[i]["verdict"] == "pass" and cands[i]["lower"] is not None]
@@ -265,7 +266,8 @@ class Loop:
         cands = timings["candidates"]
         if best is None:
             first = next(iter(cands.values()))
-            why = "; ".join(f"{i}: {c['verdict']}" + (f" ({c['cause']})" if c["cause"] else "")
+            why = "; ".join(f"{i}: {c['verdict']}" + (f" ({c['cause']})" if c["verdict"] != "pass" and c["cause"] else "")
+                            + (f", not timed ({c['bench_cause']})" if c.get("bench_cause") else "")
                             for i, c in cands.items())
             return self._verdict(rd, "rejected", f"no candidate verified and timed: {why}"[:2000],
                                  candidate=next(iter(cands)), cand=first)
@@ -376,6 +378,18 @@ def _impl_ms(answer: dict | None, size: str, impl: str) -> float | None:
         c = (p.get("impls") or {}).get(impl) or {}
         if p.get("size") == size and c.get("status") == "ok":
             return c.get("median_ms")
+    return None
+
+
+def _bench_cause(answers: list[dict | None]) -> str | None:
+    """Why a verified candidate has no timing: the runner's cause, or the executor's error."""
+    for a in answers:
+        if a and a.get("error"):
+            return a["error"]
+        for p in (a or {}).get("points", []):
+            c = (p.get("impls") or {}).get("candidate") or {}
+            if c.get("status") not in (None, "ok"):
+                return f"{c['status']}: {c.get('cause')}"
     return None
 
 
