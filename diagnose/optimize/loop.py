@@ -82,7 +82,7 @@ class Loop:
             if not self.speculate or self.s["rounds"] < 1:
                 raise
             try:
-                self._round(1)
+                self._round(1, speculative=True)
             except Pending as more:
                 raise Pending(wait.queue, wait.keys + more.keys) from None
             raise
@@ -115,7 +115,7 @@ class Loop:
                              kernel_ms=_mean([t.median_ms for t in ms]))
 
     # ------------------------------------------------------------ round k
-    def _round(self, number: int) -> RoundDir:
+    def _round(self, number: int, speculative: bool = False) -> RoundDir:
         rd = self.record.new_round(number)
         if rd.complete:
             return rd
@@ -123,7 +123,9 @@ class Loop:
         if not rd.has("round.json"):
             rd.write("round.json", {"round": number, "parent": parent.number,
                                     "parent_sha256": sha256(parent.text("kernel.py")), "started": now()})
-        diagnosis = self._diagnosis(rd, parent)
+        diagnosis = self._diagnosis(rd, parent, keep_inconclusive=not speculative)
+        if diagnosis is None:
+            return rd  # inconclusive without the parent's timings: diagnose again once they are in
         if diagnosis.get("verdict") != "concluded":
             return self._verdict(rd, "inconclusive", f"the ladder is inconclusive: {diagnosis.get('reason', '')}")
         proposal = self._proposal(rd, parent, diagnosis)
@@ -138,7 +140,7 @@ class Loop:
         good = [r for r in self.record.rounds() if r.number < number and r.verdict in ("baseline", "accepted")]
         return good[-1] if good else self.record.rounds()[0]  # round 0 still waiting: speculative
 
-    def _diagnosis(self, rd: RoundDir, parent: RoundDir) -> dict:
+    def _diagnosis(self, rd: RoundDir, parent: RoundDir, keep_inconclusive: bool = True) -> dict | None:
         if rd.has("diagnosis.json"):
             return rd.read("diagnosis.json")
         # A rejected round leaves the parent as it was: its diagnosis is the same evidence again.
@@ -147,6 +149,8 @@ class Loop:
         self.progress(f"[{self.s['target']}] round {rd.number}: diagnosing round {parent.number}'s kernel")
         diagnosis = same[-1].read("diagnosis.json") if same else self.diagnose(
             parent.path / "kernel.py", self._bench_file(parent))
+        if diagnosis.get("verdict") != "concluded" and not keep_inconclusive:
+            return None
         rd.write("diagnosis.json", diagnosis)
         return diagnosis
 
