@@ -146,9 +146,11 @@ class Loop:
         # A rejected round leaves the parent as it was: its diagnosis is the same evidence again.
         same = [r for r in self.record.rounds() if r.number < rd.number and r.has("diagnosis.json")
                 and r.read("round.json")["parent"] == parent.number]
-        self.progress(f"[{self.s['target']}] round {rd.number}: diagnosing round {parent.number}'s kernel")
-        diagnosis = same[-1].read("diagnosis.json") if same else self.diagnose(
-            parent.path / "kernel.py", self._bench_file(parent))
+        if same:
+            diagnosis = same[-1].read("diagnosis.json")
+        else:
+            self.progress(f"[{self.s['target']}] round {rd.number}: diagnosing round {parent.number}'s kernel")
+            diagnosis = self.diagnose(parent.path / "kernel.py", self._bench_file(parent))
         if diagnosis.get("verdict") != "concluded" and not keep_inconclusive:
             return None
         rd.write("diagnosis.json", diagnosis)
