@@ -154,10 +154,13 @@ def _bench_all(jobs: list[dict], results: Path, device: str, start: float, budge
     from diagnose.runner.verify import interpret_env
 
     ceil, _ = get_ceilings(device, str(results.parent / "ceilings-cache"))
-    chunk, written = 24, 0
+    # Small chunks: a session cut short (a device call's time limit) loses at most one chunk, and
+    # the last chunk's duration predicts whether the next one still fits the budget.
+    chunk, written, last = 6, 0, 0.0
     for at in range(0, len(jobs), chunk):
-        if time.monotonic() - start > budget:
+        if time.monotonic() - start + last > budget:
             break
+        began = time.monotonic()
         part = jobs[at:at + chunk]
         owners, items = [], []
         for job in part:
@@ -178,6 +181,7 @@ def _bench_all(jobs: list[dict], results: Path, device: str, start: float, budge
                       "batch": "bench/optimize/device_batch.py: timed in one child with the session's other benches"}
             _write(results / f"{job['id']}.json", answer)
             written += 1
+        last = time.monotonic() - began
     return {"queued": len(jobs), "written": written}
 
 
