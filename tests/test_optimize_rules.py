@@ -11,6 +11,7 @@ import pytest
 
 from diagnose.proposers import Request
 from diagnose.proposers.rules import RULES, propose
+from diagnose.proposers.rules.autotune import add_autotune_configs
 from diagnose.proposers.rules.hints import add_contiguity_hints, drop_do_not_specialize
 from diagnose.proposers.rules.indexing import drop_redundant_select, narrow_int64_index
 from diagnose.proposers.rules.tuning import (
@@ -140,6 +141,20 @@ def test_input_precision_drops_ieee_and_upcasts():
 
 def test_input_precision_leaves_a_plain_dot_alone():
     assert retune_input_precision(baseline("gemm_fp16")) == []
+
+
+def test_autotune_configs_replace_literal_launch_parameters():
+    [cand] = add_autotune_configs(baseline("add"))
+    assert "@triton.autotune(" in cand.source and "key=['n']" in cand.source
+    assert "triton.Config({'BLOCK': 4096}, num_warps=8)" in cand.source
+    assert 'add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n)' in cand.source
+    assert cand.params["configs"] == 8
+
+
+def test_autotune_configs_leave_computed_or_tuned_launches_alone():
+    assert add_autotune_configs(baseline("softmax")) == []  # BLOCK = next_power_of_2(N)
+    [cand] = add_autotune_configs(baseline("add"))
+    assert add_autotune_configs(cand.source) == []  # already autotuned
 
 
 @pytest.mark.parametrize("family,fn", RULES)
