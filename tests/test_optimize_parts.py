@@ -73,6 +73,24 @@ def test_one_worker_per_gpu_each_pinned(tmp_path):
     assert "[gpu 3] done" in lines or "[gpu 7] done" in lines
 
 
+@pytest.mark.slow
+def test_optimize_all_pins_each_task_run_to_a_gpu(tmp_path):
+    import subprocess
+    proc = subprocess.run([sys.executable, "-m", "passwise", "optimize", "--all", "--tasks", "add,silu",
+                           "--gpus", "4,6", "--device", "cpu", "--rounds", "0", "--repeats", "1",
+                           "--home", str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-800:]
+    runs = {json.loads(p.read_text())["target"]: json.loads(p.read_text())
+            for p in tmp_path.glob("runs/*/run.json")}
+    assert sorted(runs) == ["add", "silu"]
+    assert {r["cuda_visible_devices"] for r in runs.values()} == {"4", "6"}
+    assert "[gpu 4]" in proc.stderr and "[gpu 6]" in proc.stderr
+    table = proc.stdout.splitlines()
+    assert table[0].split()[:3] == ["task", "status", "rounds"]
+    assert any(line.startswith("add ") and " finished " in line for line in table)
+    assert "interpreter" in table[-1]
+
+
 def test_no_gpu_means_one_unpinned_worker(tmp_path, monkeypatch):
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     out = tmp_path / "env"
