@@ -96,15 +96,18 @@ def _scripted(sources: list[str]):
 
 
 @pytest.fixture(scope="module")
-def rejected_run(tmp_path_factory):
-    """Round 1 proposes a wrong GELU, round 2 a correct but slower one (4x the programs)."""
+def rejected_run(tmp_path_factory, killed_and_resumed):
+    """Round 1 proposes a wrong GELU, round 2 a correct but slower one (4x the programs). The
+    parent is the same slow.py the killed run diagnosed: its real Diagnosis JSON is reused."""
     home = tmp_path_factory.mktemp("home")
     rec = new_run(home, "gelu", str(GELU_SLOW), backend="cuda", device="cpu", proposer="rules",
-                  executor="local", rounds=2, size=None, repeats=2)
+                  executor="local", rounds=2, size=None, repeats=1)
     src = GELU_SLOW.read_text()
     wrong = src.replace("0.5 * x", "0.55 * x")
     slower = src.replace("triton.cdiv(n, 64)", "triton.cdiv(n, 16)").replace("BLOCK=64", "BLOCK=16")
-    diagnoser = make_diagnoser(Path(rec.settings["task_path"]), "cuda", 3, "small", None)
+    ladder = json.loads((killed_and_resumed[0] / "rounds/01/diagnosis.json").read_text())
+    assert ladder["verdict"] == "concluded"
+    diagnoser = lambda kernel, bench: ladder  # noqa: E731
     lines: list[str] = []
     summary = Loop(rec, diagnoser, _scripted([wrong, slower]), LocalExecutor(), progress=lines.append).run()
     return rec, summary, lines
@@ -130,7 +133,7 @@ def test_slower_candidate_is_rejected_against_the_noise_bound(rejected_run):
     assert (rec.path / "best.diff").read_text() == ""
     # round 2 reuses the parent's diagnosis instead of climbing the ladder again
     assert rd.read("diagnosis.json") == rec.rounds()[1].read("diagnosis.json")
-    assert sum("diagnosing" in line for line in lines) == 1
+    assert sum("diagnosing" in line for line in lines) == 1  # round 2 did not climb again
 
 
 def test_inconclusive_ladder_stops_without_a_proposal(tmp_path):
