@@ -104,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="large", metavar="NAME",
                    help="with --kernel: the make_inputs size captured (default: large)")
 
+    from passwise.optimize_commands import add_parser as add_optimize
+
+    add_optimize(sub, _common)
+
     p = sub.add_parser("sources", help="what the knowledge base holds, per source")
     _common(p)
     p = sub.add_parser("corpora", help="the shipped corpus manifests")
@@ -144,6 +148,8 @@ def _command(name: str):
     """The function behind a subcommand; diagnosis commands live apart from the KB ones."""
     if name in ("diagnose", "escalate"):
         from passwise import diagnosis_commands as module
+    elif name == "optimize":
+        from passwise import optimize_commands as module
     else:
         from passwise import commands as module
     return getattr(module, f"cmd_{name}")
