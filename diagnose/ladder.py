@@ -16,12 +16,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
+from diagnose.ir.tier import tier3_result
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
-from diagnose.tier3 import tier3_result
-from diagnose.tier4 import escalate_symptoms
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
 from diagnose.weigh import rank
 

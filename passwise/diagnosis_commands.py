@@ -76,7 +76,7 @@ def _save(diagnosis: Diagnosis, out: str | None, home: Path) -> list[Path]:
 def _kernel_facts(args: argparse.Namespace, s: Settings) -> tuple:
     """(KernelFacts, compiler version) of --kernel, from the same capture tier 3 makes: the
     kernel whose IR shows the symptom, else the first one that compiled."""
-    from diagnose import escalate
+    from diagnose.escalation import escalate
     from diagnose.ir import IRCaptureError, attribute
 
     try:
@@ -101,8 +101,8 @@ def _kernel_facts(args: argparse.Namespace, s: Settings) -> tuple:
 
 
 def cmd_escalate(args: argparse.Namespace, s: Settings) -> int:
-    """Tier 4 on its own: a thin call into diagnose.escalate (its errors are KBErrors)."""
-    from diagnose import escalate
+    """Tier 4 on its own: a thin call into diagnose.escalation.escalate (its errors are KBErrors)."""
+    from diagnose.escalation import escalate
     from passwise.commands import load_registry, open_settings_kb
 
     llm = escalate.LLMConfig.from_settings(s) if args.llm else None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from diagnose.escalate import (
+from diagnose.escalation.escalate import (
     Escalation,
     LLMConfig,
     escalate,
@@ -557,7 +557,7 @@ def test_dot_operands_carried_by_the_loop_are_counted():
 
 
 def test_callees_of_the_deciding_line_are_followed_not_casts_or_the_passage_itself():
-    from diagnose.escalate import callees
+    from diagnose.escalation.escalate import callees
     from diagnose.escalation.ranking import Candidate, rank
     text = "\n".join(["// lib/X.cpp :: pickVersion", "int pickVersion(DotOp op) {",
                       "  if (supportMMA(op, 3) && !failed(verifyShape(op)))", "    return 3;",

@@ -200,7 +200,7 @@ def run(x, y):
 
 
 def test_buffer_handed_between_launches_is_recorded_as_an_intermediate(tmp_path):
-    from diagnose.tier3 import tier3_result
+    from diagnose.ir.tier import tier3_result
 
     capture = capture_cuda(make_task(tmp_path, "chain", TASK_PY, TWO_LAUNCHES))
     assert [k.kernel for k in capture.kernels] == ["scale_kernel", "add_kernel"]
@@ -358,7 +358,7 @@ def test_ascend_front_end_abort_after_the_access_passes_keeps_their_symptoms(asc
     # The seeded fft case: triton-adapter-opt 3.2.0 converts the strided mask in
     # discrete-mask-access-conversion, then trips an assertion in triton-to-linalg.
     from diagnose.ir.ascend import capture_ascend
-    from diagnose.tier3 import tier3_result
+    from diagnose.ir.tier import tier3_result
 
     root = Path(__file__).resolve().parents[1]
     capture = capture_ascend(root / "kernels" / "fft_pad_window_pack",

@@ -506,8 +506,8 @@ def test_a_launch_site_hypothesis_is_confirmed_anywhere_in_the_kernel_it_launche
 
 
 def test_tier4_answers_that_disagree_follow_the_costliest_symptom():
+    from diagnose.escalation.tier import _merged
     from diagnose.evidence import Finding, TierResult
-    from diagnose.tier4 import _merged
 
     def answer(family: str) -> TierResult:
         return TierResult(4, "compiler-source escalation",

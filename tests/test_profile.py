@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from diagnose.evidence import TierResult
-from diagnose.msprof import MsprofError, canonical, read_kernels, read_table
 from diagnose.profiling import AscendCores, ProfileError, load_json, profile_tier
+from diagnose.profiling.msprof import MsprofError, canonical, read_kernels, read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 FIX = ROOT / "tests" / "profile_fixtures"

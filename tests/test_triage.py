@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from diagnose.detectors import all_detectors
 from diagnose.evidence import Finding, TierResult
 from diagnose.triage import TriageError, load_cards, triage, triage_file
+from diagnose.triage.detectors import all_detectors
 
 FIXTURES = Path(__file__).parent / "triage_fixtures"
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench" / "defects")]
 
 from cases import DefectCase, SourceRange, load_cases  # noqa: E402
 
-from diagnose.escalate import escalate, kernel_facts  # noqa: E402
+from diagnose.escalation.escalate import escalate, kernel_facts  # noqa: E402
 from diagnose.ir import attribute, capture_ascend, capture_cuda  # noqa: E402
 from diagnose.ir.errors import IRCaptureError  # noqa: E402
 from kb.errors import KBError  # noqa: E402

@@ -1,4 +1,6 @@
-"""Parts of tier 4 (compiler-source escalation); the entry point is diagnose/escalate.py.
+"""Tier 4 of the ladder, compiler-source escalation. `tier.py` is the ladder's entry (each IR
+symptom escalated, the answers merged into one TierResult); `escalate.py` is the escalation of one
+symptom (the API `passwise escalate` calls).
 
 symptoms.toml/symptoms.py: the symptom table; question.py: symptom -> pass -> question and
 search plan; ranking.py: deciding-branch scoring; rewrite.py: condition -> rewrite family and

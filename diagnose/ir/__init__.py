@@ -1,4 +1,5 @@
-"""Tier 3 of the diagnosis ladder: pass-by-pass IR capture and symptom attribution.
+"""Tier 3 of the diagnosis ladder: pass-by-pass IR capture and symptom attribution; `tier.py` is
+the ladder's entry (an IRCapture and its symptoms turned into one TierResult).
 
 Imports only the standard library here; torch and triton live in the capture subprocesses.
 """

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from diagnose.detectors.launch import FEW_WARPS
+from diagnose.triage.detectors.launch import FEW_WARPS
 
 from .model import IRCapture, KernelIR, Stage, StageSignature, Symptom
 from .ptx_lines import accesses_by_line

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from diagnose.msprof import MsprofError
+from diagnose.profiling.msprof import MsprofError
 
 from .ascend import AscendCores
 from .inputs import ProfileError, load_json

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diagnose.evidence import Finding
-from diagnose.msprof import DOCS, AscendKernel
+from diagnose.profiling.msprof import DOCS, AscendKernel
 
 TIER = 2
 SCALAR_BOUND = 0.5

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from diagnose.detectors.launch import FEW_WARPS
 from diagnose.evidence import Finding
+from diagnose.triage.detectors.launch import FEW_WARPS
 
 from .ncu import CounterFacts
 from .roofline import (

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from diagnose.evidence import Finding, TierResult
-from diagnose.msprof import AscendKernel, MsprofError, read_kernels
+from diagnose.profiling.msprof import AscendKernel, MsprofError, read_kernels
 
 from .ascend import AscendCores, kernel_findings
 from .inputs import (

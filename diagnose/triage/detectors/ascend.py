@@ -1,0 +1,264 @@
+"""Ascend NPU detectors: grids larger than the AI-core count, tiles that overflow the unified
+buffer (UB), tail axes that are not 32-byte aligned, integer compares in tl.where, and
+single-pass kernels that leave no room for multi-buffering."""
+
+from __future__ import annotations
+
+import ast
+import math
+
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.launch import _launch_match
+from diagnose.triage.detectors.memory import _match, memory_ops, pointer_of
+from diagnose.triage.detectors.model import (
+    JitKernel,
+    KernelModule,
+    Launch,
+    ShapeInference,
+    call_name,
+    constexpr_values,
+    evaluate,
+    is_tile,
+    launcher_env,
+)
+
+# Atlas A2: 192 KB of UB per AI core; multi-buffering (on by default) halves what one tile
+# may use (triton-ascend docs/en/programming_guide.md, "Tiling Optimization").
+UB_BYTES = 192 * 1024
+UB_BYTES_DOUBLE_BUFFERED = UB_BYTES // 2
+# The A2 part profiled in triton-ascend docs/en/debug_guide/profiling.md has 48 vector cores.
+VECTOR_CORES = 48
+ALIGN_BYTES = 32
+FP32_BYTES = 4
+_CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")
+
+
+def _grid_elements(launch: Launch) -> list[ast.expr]:
+    grid = launch.grid
+    if isinstance(grid, ast.Name) and launch.launcher is not None:
+        for node in ast.walk(launch.launcher):
+            if (isinstance(node, ast.Assign) and node.lineno < launch.line
+                    and any(isinstance(t, ast.Name) and t.id == grid.id for t in node.targets)):
+                grid = node.value
+    if isinstance(grid, ast.Lambda):
+        grid = grid.body
+    return list(grid.elts) if isinstance(grid, ast.Tuple | ast.List) else [grid]
+
+
+# Nearly every GPU-style launch has a grid that grows with the input, so that match alone is
+# generic: it ranks above the generic autotune/no-loop hints but below any specific idiom
+# (UB overflow, gather, unaligned tail), which names a cost the grid does not explain.
+GENERIC_GRID_CONFIDENCE = 0.5
+
+
+def _grid_confidence(programs: int) -> float:
+    """Rises with how many scheduling rounds the grid costs: 0.55 at 2 rounds, 0.85 at >= 64."""
+    rounds = programs / VECTOR_CORES
+    if rounds <= 2:
+        return 0.55
+    return round(min(0.85, 0.55 + 0.06 * math.log2(rounds / 2)), 2)
+
+
+def _strides_over_programs(kernel: JitKernel) -> bool:
+    """True for the persistent form `for i in range(pid, n, tl.num_programs(0))`."""
+    return bool(kernel.calls("num_programs"))
+
+
+@detector("grid-cores", ("ascend",))
+def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for launch in module.launches:
+        elements = _grid_elements(launch)
+        text = " ".join(ast.unparse(e) for e in elements)
+        if any(word in text for word in _CORE_WORDS):
+            continue
+        env = launcher_env(module, launch)
+        values = [evaluate(e, env) for e in elements]  # type: ignore[arg-type]
+        if all(isinstance(v, int) for v in values):
+            total = 1
+            for v in values:
+                total *= v  # type: ignore[operator]
+            if total <= VECTOR_CORES:
+                continue
+            confidence = _grid_confidence(total)
+            size = f"{total} programs"
+        else:
+            if _strides_over_programs(module.kernels[launch.kernel]):
+                continue
+            confidence = GENERIC_GRID_CONFIDENCE
+            size = f"grid ({text}) that grows with the input"
+        matches.append(_launch_match(
+            module, launch, "grid-cores", confidence,
+            f"`{launch.kernel}` is launched with a {size}; the NPU runs at most one program per "
+            f"physical core at a time (about {VECTOR_CORES} vector cores), so the rest run in "
+            "extra scheduling rounds.",
+            ["sizes: programs launched at the large size versus num_vectorcore / num_aicore",
+             "msprof op_summary: Block Dim above the core count"], grid=text))
+    return matches
+
+
+def _resolve(dim: object, values: dict[str, list[int | str]]) -> int | None:
+    if isinstance(dim, int):
+        return dim
+    ints = [v for v in values.get(str(dim), []) if isinstance(v, int)]
+    return max(ints) if ints else None
+
+
+def _elements(shape: tuple, values: dict[str, list[int | str]]) -> int | None:
+    total = 1
+    for dim in shape:
+        size = _resolve(dim, values)
+        if size is None:
+            return None
+        total *= size
+    return total
+
+
+def _resident_tiles(kernel: JitKernel) -> list[ast.Call]:
+    return [c for c in kernel.calls("load", "zeros", "full", "dot")]
+
+
+@detector("ub-tile", ("ascend",))
+def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        values = constexpr_values(module, kernel)
+        shapes = ShapeInference(kernel)
+        total, largest, whole = 0, None, None
+        for call in _resident_tiles(kernel):
+            shape = shapes.shape(call, call.lineno)
+            if not is_tile(shape):
+                continue
+            count = _elements(shape, values)  # type: ignore[arg-type]
+            if count is None:
+                whole = whole or _whole_dimension_tile(shape, values, call)  # type: ignore[arg-type]
+                continue
+            total += count * FP32_BYTES  # tiles are usually computed in fp32 on the vector unit
+            if largest is None or count > largest[1]:
+                largest = (call, count)
+        if (total <= UB_BYTES_DOUBLE_BUFFERED or largest is None) and whole is not None:
+            if not _loops(kernel):
+                matches.append(_whole_row_match(module, kernel, *whole))
+            continue
+        if total <= UB_BYTES_DOUBLE_BUFFERED or largest is None:
+            continue
+        confidence = 0.75 if total > UB_BYTES else 0.5
+        matches.append(_match(
+            module, kernel, largest[0], "ub-tile", confidence,
+            f"`{kernel.name}` keeps about {total // 1024} KB of tiles live (fp32 estimate) "
+            f"against {UB_BYTES // 1024} KB of UB, {UB_BYTES_DOUBLE_BUFFERED // 1024} KB with "
+            "double buffering: the tile needs an inner loop over sub-blocks.",
+            ["compile: 'ub overflow, requires N bits' from the Ascend compiler, or multibuffer "
+             "silently disabled", "msprof: aiv_mte2_ratio and aiv_vec_ratio both low"],
+            estimated_bytes=total))
+    return matches
+
+
+def _whole_dimension_tile(shape: tuple, values: dict[str, list[int | str]], call: ast.Call
+                          ) -> tuple[ast.Call, str] | None:
+    """(call, axis) when a tile axis is a constexpr launched as next_power_of_2(<runtime size>)."""
+    for dim in shape:
+        if isinstance(dim, str) and values.get(dim) and all(v == "pow2" for v in values[dim]):
+            return call, dim
+    return None
+
+
+def _loops(kernel: JitKernel) -> bool:
+    return any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
+
+
+def _whole_row_match(module: KernelModule, kernel: JitKernel, call: ast.Call, axis: str) -> Match:
+    # The tile grows with the input with no loop to cap it: UB-sized only while the
+    # dimension is small, and the A2's 192 KB UB holds 48K fp32 values at most.
+    return _match(
+        module, kernel, call, "ub-tile", 0.6,
+        f"`{kernel.name}` holds a whole runtime-sized axis in one tile ({axis} = "
+        f"next_power_of_2 of a launch size) with no loop over it: at large sizes the tile "
+        f"and its fp32 temporaries outgrow the {UB_BYTES // 1024} KB UB.",
+        ["sizes: the launched block at the large size times the tiles kept live",
+         "compile: 'ub overflow' from the Ascend compiler, or multibuffer silently disabled"],
+        axis=axis)
+
+
+@detector("unaligned-last-dim", ("ascend",))
+def unaligned_last_dim(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        values = constexpr_values(module, kernel)
+        shapes = ShapeInference(kernel)
+        for op in memory_ops(kernel):
+            shape = shapes.shape(pointer_of(op), op.lineno)
+            if not is_tile(shape):
+                continue
+            last = _resolve(shape[-1], values)  # type: ignore[index]
+            if last is None or (last * FP32_BYTES) % ALIGN_BYTES == 0:
+                continue
+            confidence = 0.6 if len(shape) >= 2 else 0.4  # type: ignore[arg-type]
+            matches.append(_match(
+                module, kernel, op, "unaligned-last-dim", confidence,
+                f"`{call_name(op)}` in `{kernel.name}` moves a tile whose last axis is {last} "
+                f"element(s), {last * FP32_BYTES} bytes at fp32: the UB pads each row to "
+                f"{ALIGN_BYTES} bytes.",
+                ["IR: padded buffer shapes after hivm-align-alloc-size / hivm-mark-stride-align",
+                 "msprof: MTE2 time high for the bytes moved"],
+                shape=[str(d) for d in shape], last_axis=last))  # type: ignore[union-attr]
+    return matches
+
+
+def _index_names(kernel: JitKernel) -> set[str]:
+    return {name for name, stmts in kernel.assigns.items()
+            if any("arange" in ast.unparse(getattr(s, "value", ast.Constant(0)))
+                   and "float" not in ast.unparse(getattr(s, "value", ast.Constant(0)))
+                   for s in stmts)}
+
+
+def _is_index(node: ast.expr, indices: set[str]) -> bool:
+    """An integer index tile: a name bound to tl.arange arithmetic, or such an expression."""
+    text = ast.unparse(node)
+    if "load" in text or "float" in text:
+        return False
+    return "arange" in text or (isinstance(node, ast.Name) and node.id in indices)
+
+
+@detector("where-int-compare", ("ascend",))
+def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        indices = _index_names(kernel)
+        shapes = ShapeInference(kernel)
+        for where in kernel.calls("where"):
+            cond = where.args[0] if where.args else None
+            if not isinstance(cond, ast.Compare) or "float" in ast.unparse(cond):
+                continue
+            if not is_tile(shapes.shape(cond, where.lineno)):
+                continue
+            operands = [cond.left, *cond.comparators]
+            if not any(_is_index(op, indices) for op in operands):
+                continue
+            matches.append(_match(
+                module, kernel, where, "where-int-compare", 0.55,
+                f"`tl.where({ast.unparse(cond)}, ...)` in `{kernel.name}` compares an integer "
+                "index tile; the A2/A3 vector unit has no int32/int64 compare, so it runs "
+                "on the scalar unit.",
+                ["msprof: aiv_scalar_ratio high at this kernel",
+                 "code hotspot: scalar instructions mapped to this line"],
+                condition=ast.unparse(cond)))
+    return matches
+
+
+@detector("no-tiling-loop", ("ascend",))
+def no_tiling_loop(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    launched = {launch.kernel for launch in module.launches}
+    for name in sorted(launched):
+        kernel = module.kernels[name]
+        if any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node)):
+            continue
+        if not memory_ops(kernel):
+            continue
+        matches.append(_match(
+            module, kernel, kernel.node, "no-tiling-loop", 0.4,
+            f"`{kernel.name}` loads, computes and stores in a single pass with no loop, so "
+            "data-in, compute and data-out cannot overlap (no multi-buffering).",
+            ["msprof pipeline: MTE2, vector and MTE3 run back to back, not overlapped"]))
+    return matches

@@ -1,0 +1,160 @@
+"""Detectors of how a kernel computes: fp32 dots, reductions across the strided axis,
+atomics used as a reduction, and matmul program order without L2 grouping."""
+
+from __future__ import annotations
+
+import ast
+
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.memory import _match, depends_on, memory_ops, pointer_of
+from diagnose.triage.detectors.model import (
+    KernelModule,
+    ShapeInference,
+    additive_terms,
+    call_name,
+    is_tile,
+    kwarg,
+)
+
+_REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
+
+
+@detector("fp32-dot", ("cuda",))
+def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        for dot in kernel.calls("dot"):
+            precision = kwarg(dot, "input_precision")
+            allow_tf32 = kwarg(dot, "allow_tf32")
+            text = ast.unparse(dot)
+            if precision is not None and "ieee" in ast.unparse(precision):
+                confidence, why = 0.7, 'input_precision="ieee" forces full fp32 FMA math'
+            elif isinstance(allow_tf32, ast.Constant) and allow_tf32.value is False:
+                confidence, why = 0.7, "allow_tf32=False forces full fp32 FMA math"
+            elif "float32" in text and ".to(" in text:
+                confidence, why = 0.45, "operands are upcast to fp32 before the dot"
+            else:
+                continue
+            matches.append(_match(
+                module, kernel, dot, "fp32-dot", confidence,
+                f"`tl.dot` in `{kernel.name}`: {why}; tensor cores run tf32/bf16/fp16 "
+                "several times faster.",
+                ["task tolerance admits tf32 (or bf16/fp16) inputs to the dot",
+                 "SASS: FFMA loop or mma with .tf32x3 instead of HMMA/WGMMA at this line",
+                 "profile: kernel is compute-bound (FLOP % of roofline above byte %)"],
+                reason=why))
+    return matches
+
+
+def _axis0_strided(shapes: ShapeInference, kernel, node: ast.expr, line: int) -> bool:
+    """True when a load feeding `node` scales its axis-0 index by a stride or size."""
+    loads = {n for n in depends_on(kernel, node)
+             if any(isinstance(getattr(s, "value", None), ast.Call)
+                    and call_name(s.value) == "load" for s in kernel.assigns.get(n, []))}
+    for name in loads:
+        load = shapes.definition(name, line)
+        if not (isinstance(load, ast.Call) and load.args):
+            continue
+        for term in additive_terms(load.args[0], shapes, line):
+            shape = shapes.shape(term, line)
+            if (isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult)
+                    and shape and len(shape) == 2 and shape[0] != 1 and shape[1] == 1):
+                return True
+    return False
+
+
+@detector("reduce-axis")
+def reduce_strided_axis(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls(*_REDUCE_OPS):
+            if not call.args:
+                continue
+            axis = kwarg(call, "axis") or (call.args[1] if len(call.args) > 1 else None)
+            if not (isinstance(axis, ast.Constant) and axis.value == 0):
+                continue
+            shape = shapes.shape(call.args[0], call.lineno)
+            if not (shape and len(shape) == 2 and shape[0] != 1 and shape[1] != 1):
+                continue
+            strided = _axis0_strided(shapes, kernel, call.args[0], call.lineno)
+            matches.append(_match(
+                module, kernel, call, "reduce-axis", 0.45 if strided else 0.35,
+                f"`tl.{call_name(call)}(..., axis=0)` in `{kernel.name}` reduces a "
+                f"[{shape[0]}, {shape[1]}] tile across its rows, the axis that is strided in "
+                "memory, so partial results cross warps through shared memory.",
+                ["TTGIR: ttg.convert_layout / shared-memory round trip around tt.reduce",
+                 "ncu: shared-memory throughput or bank conflicts dominate stalls"
+                 if backend == "cuda" else "msprof: vector ratio low with many UB moves"],
+                tile=[str(d) for d in shape], axis0_strided=strided))
+    return matches
+
+
+def _inside_loop(kernel, node: ast.AST) -> bool:
+    return any(isinstance(loop, ast.For | ast.While) and node in list(ast.walk(loop))
+               for loop in ast.walk(kernel.node) if loop is not kernel.node)
+
+
+@detector("atomic-reduction")
+def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls("atomic_add"):
+            pointer = pointer_of(call)
+            scalar_target = shapes.shape(pointer, call.lineno) == ()
+            in_loop = _inside_loop(kernel, call)
+            if not (scalar_target or in_loop):
+                continue
+            confidence = 0.5 + 0.1 * scalar_target + 0.1 * in_loop
+            where = "one address" if scalar_target else "the output"
+            matches.append(_match(
+                module, kernel, call, "atomic-reduction", confidence,
+                f"`tl.atomic_add` in `{kernel.name}` accumulates a reduction into {where}"
+                f"{' inside a loop' if in_loop else ''}: every program serializes on it and "
+                "the result order is not deterministic.",
+                ["profile: time grows with the number of programs contending",
+                 "ncu: lts__t_sectors_op_red / atom throughput near its limit"
+                 if backend == "cuda" else
+                 "TTIR after triton-to-unstructure: scalarized atomic loop"],
+                scalar_target=scalar_target, in_loop=in_loop))
+    return matches
+
+
+@detector("matmul-pid-order", ("cuda",))
+def matmul_without_grouping(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        dots = kernel.calls("dot")
+        if not dots or any("group" in name.lower() for name in kernel.assigns) \
+                or any("group" in p.name.lower() for p in kernel.params):
+            continue
+        pids = kernel.calls("program_id")
+        if not pids or not memory_ops(kernel):
+            continue
+        axes = {ast.unparse(p.args[0] if p.args else kwarg(p, "axis") or ast.Constant(0))
+                for p in pids}
+        two_d = len(axes) >= 2
+        decode = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv)
+                     and "pid" in ast.unparse(n.left) for n in ast.walk(kernel.node))
+        if not (two_d or decode):
+            continue
+        matches.append(_match(
+            module, kernel, pids[0], "matmul-pid-order", 0.35,
+            f"`{kernel.name}` maps programs to output tiles in row-major order with no "
+            "GROUP_M super-grouping, so consecutive programs reuse little of B in L2.",
+            ["ncu: lts__t_sector_hit_rate (L2 hit rate) low at the large size",
+             "profile: large-size throughput well under the roofline while small sizes are fine"],
+            grid_2d=two_d))
+    return matches
+
+
+def tile_shape_of_loads(kernel) -> list[tuple]:
+    """Shapes of every load/store pointer in `kernel` (unknown ones left out)."""
+    shapes = ShapeInference(kernel)
+    out = []
+    for op in memory_ops(kernel):
+        shape = shapes.shape(pointer_of(op), op.lineno)
+        if is_tile(shape):
+            out.append((op, shape))
+    return out

@@ -1,0 +1,272 @@
+"""Detectors over how kernels are launched: block sizes, autotuning, pipelining stages,
+warps per tile, and chains of launches that pass an intermediate buffer along."""
+
+from __future__ import annotations
+
+import ast
+
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.memory import depends_on, pointer_of
+from diagnose.triage.detectors.model import (
+    POW2_UNKNOWN,
+    JitKernel,
+    KernelModule,
+    Launch,
+    call_name,
+    evaluate,
+    launcher_env,
+    names_in,
+)
+
+_ALLOCATORS = {"empty", "empty_like", "zeros", "zeros_like", "empty_strided", "full",
+               "full_like", "ones", "ones_like", "new_empty", "new_zeros"}
+
+
+def arange_params(kernel: JitKernel) -> set[str]:
+    """Constexpr parameters that set the extent of some tl.arange (the tile sizes)."""
+    names: set[str] = set()
+    for call in kernel.calls("arange"):
+        if len(call.args) == 2:
+            names |= {n for n in names_in(call.args[1])
+                      if (p := kernel.param(n)) is not None and p.constexpr}
+    return names
+
+
+def _is_pow2(value: int) -> bool:
+    return value > 0 and value & (value - 1) == 0
+
+
+def _launch_match(module: KernelModule, launch: Launch, detector_id: str, confidence: float,
+                  message: str, needed: list[str], **facts: object) -> Match:
+    function = launch.launcher.name if launch.launcher else "<module>"
+    return Match(detector_id, function, launch.line, module.snippet(launch.call),
+                 round(confidence, 2), message, needed, {"kernel": launch.kernel, **facts})
+
+
+def _block_values(module: KernelModule, launch: Launch) -> dict[str, int | str]:
+    env = launcher_env(module, launch)
+    kernel = module.kernels[launch.kernel]
+    values: dict[str, int | str] = {}
+    for param in kernel.params:
+        if not param.constexpr:
+            continue
+        expr = launch.args.get(param.name, param.default)
+        value = evaluate(expr, env)  # type: ignore[arg-type]
+        if value is not None:
+            values[param.name] = value
+    return values
+
+
+@detector("block-size")
+def block_size(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for launch in module.launches:
+        kernel = module.kernels[launch.kernel]
+        extents = arange_params(kernel)
+        values = _block_values(module, launch)
+        for name, value in values.items():
+            if isinstance(value, int) and not _is_pow2(value) and (
+                    name in extents or "BLOCK" in name.upper()):
+                in_arange = name in extents
+                matches.append(_launch_match(
+                    module, launch, "block-size", 0.9 if in_arange else 0.35,
+                    f"{name}={value} is not a power of two"
+                    + (": tl.arange rejects it, so the kernel cannot compile."
+                       if in_arange else "; tiles that are not powers of two waste lanes."),
+                    ["compile: the kernel builds at this block size"] if in_arange else
+                    ["profile: timing at a power-of-two block size"], param=name, value=value))
+        tile = [values.get(n) for n in extents]
+        if tile and all(isinstance(v, int) for v in tile):
+            elements = 1
+            for v in tile:
+                elements *= v  # type: ignore[operator]
+            if elements < 128:
+                matches.append(_launch_match(
+                    module, launch, "block-size", 0.7 if elements < 32 else 0.55,
+                    f"`{launch.kernel}` is launched with a {elements}-element tile "
+                    f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}): "
+                    "too small to keep a warp's lanes and the memory system busy.",
+                    ["profile: achieved bandwidth far below peak at the large size",
+                     "profile: programs launched far exceed the SM/core count"],
+                    tile_elements=elements))
+    return matches
+
+
+@detector("no-autotune")
+def no_autotune(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    launched = {launch.kernel for launch in module.launches}
+    for name in sorted(launched):
+        kernel = module.kernels[name]
+        if kernel.autotuned:
+            continue
+        launches = [launch for launch in module.launches if launch.kernel == name]
+        values = [v for launch in launches for v in _block_values(module, launch).values()]
+        fixed = bool(values) and all(isinstance(v, int) for v in values)
+        derived = any(v == POW2_UNKNOWN for v in values)
+        confidence = 0.25 if kernel.heuristics else (0.45 if fixed else 0.3 if derived else 0.35)
+        matches.append(Match(
+            "no-autotune", kernel.name, kernel.node.lineno, f"def {kernel.name}(...)",
+            confidence,
+            f"`{kernel.name}` has no @triton.autotune: block sizes, num_warps and num_stages "
+            f"are {'fixed constants' if fixed else 'chosen by hand'} for every shape.",
+            ["profile: timings of 3-6 (BLOCK, num_warps, num_stages) configs at the large "
+             "and ragged sizes differ by more than noise"],
+            {"fixed_blocks": fixed}))
+    return matches
+
+
+def _has_loop_with(kernel: JitKernel, *ops: str) -> bool:
+    for loop in ast.walk(kernel.node):
+        if isinstance(loop, ast.For) and any(
+                isinstance(n, ast.Call) and call_name(n) in ops for n in ast.walk(loop)):
+            return True
+    return False
+
+
+@detector("num-stages-one", ("cuda",))
+def num_stages_one(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for launch in module.launches:
+        kernel = module.kernels[launch.kernel]
+        stages = evaluate(launch.options.get("num_stages"), launcher_env(module, launch))  # type: ignore[arg-type]
+        config_stages = [c.get("num_stages") for c in kernel.configs]
+        from_configs = bool(config_stages) and all(
+            isinstance(s, int) and s <= 1 for s in config_stages)
+        if not ((isinstance(stages, int) and stages <= 1) or from_configs):
+            continue
+        has_dot = _has_loop_with(kernel, "dot")
+        if not (has_dot or _has_loop_with(kernel, "load")):
+            continue
+        matches.append(_launch_match(
+            module, launch, "num-stages-one", 0.7 if has_dot else 0.45,
+            f"`{launch.kernel}` runs its {'K-loop' if has_dot else 'load loop'} with "
+            "num_stages<=1, which turns off software pipelining: each iteration waits for "
+            "its own loads.",
+            ["TTGIR: no ttg.async_copy_global_to_local / multi-buffered smem in the loop",
+             "ncu: stall_long_scoreboard dominates warp stalls"], num_stages=stages))
+    return matches
+
+
+@detector("num-warps", ("cuda",))
+def num_warps_exceed_tile(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for launch in module.launches:
+        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        if not isinstance(warps, int):
+            continue
+        kernel = module.kernels[launch.kernel]
+        values = _block_values(module, launch)
+        tile = [values.get(n) for n in arange_params(kernel)]
+        if not tile or not all(isinstance(v, int) for v in tile):
+            continue
+        elements = 1
+        for v in tile:
+            elements *= v  # type: ignore[operator]
+        if warps * 32 > elements:
+            matches.append(_launch_match(
+                module, launch, "num-warps", 0.5,
+                f"num_warps={warps} gives {warps * 32} threads for a {elements}-element "
+                "tile, so threads hold duplicated elements and do redundant work.",
+                ["TTGIR: blocked layout with replicated warpsPerCTA on the tile",
+                 "profile: timing with num_warps lowered to fit the tile"],
+                num_warps=warps, tile_elements=elements))
+    return matches
+
+
+FEW_WARPS = 2             # num_warps at or below this is "one or two warps"
+VALUES_PER_THREAD = 32    # a thread holding more tile elements than this pressures registers
+
+
+@detector("few-warps", ("cuda",))
+def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
+    """num_warps of 1-2 on a tile sized from a runtime dimension or with many elements per
+    thread: the per-thread share of the tile grows with the row."""
+    matches = []
+    for launch in module.launches:
+        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        if not isinstance(warps, int) or warps > FEW_WARPS:
+            continue
+        values = _block_values(module, launch)
+        tile = [values.get(n) for n in arange_params(module.kernels[launch.kernel])]
+        if not tile or any(v is None for v in tile):
+            continue
+        if any(v == POW2_UNKNOWN for v in tile):
+            confidence, share = 0.55, "a runtime-sized share (next_power_of_2 of a size)"
+        else:
+            elements = 1
+            for v in tile:
+                elements *= v  # type: ignore[operator]
+            if elements / (32 * warps) <= VALUES_PER_THREAD:
+                continue
+            confidence, share = 0.6, f"{elements // (32 * warps)} values"
+        matches.append(_launch_match(
+            module, launch, "few-warps", confidence,
+            f"`{launch.kernel}` runs with num_warps={warps}, so each of its {32 * warps} threads "
+            f"holds {share} of the tile: long rows spill registers and too few loads are in "
+            "flight.",
+            ["ptxas -v: spills in the kernel compiled with this num_warps",
+             "ncu: registers at the cap, local loads/stores, low occupancy"],
+            num_warps=warps))
+    return matches
+
+
+def _intermediates(launcher: ast.FunctionDef) -> set[str]:
+    """Names bound in the launcher to a freshly allocated tensor (torch.empty and friends)."""
+    names = set()
+    for node in ast.walk(launcher):
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and call_name(node.value) in _ALLOCATORS):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str]:
+    """Host names passed to pointer parameters the kernel stores to (or loads from)."""
+    kernel = module.kernels[launch.kernel]
+    ops = ("store", "atomic_add") if written else ("load",)
+    params: set[str] = set()
+    for call in kernel.calls(*ops):
+        pointer = pointer_of(call)
+        if pointer is not None:
+            params |= depends_on(kernel, pointer)
+    return {n for p, a in launch.args.items() if p in params for n in names_in(a)}
+
+
+def _returned(launcher: ast.FunctionDef) -> set[str]:
+    """Names the launcher hands back to its caller."""
+    return {n for node in ast.walk(launcher) if isinstance(node, ast.Return) and node.value
+            for n in names_in(node.value)}
+
+
+@detector("multi-launch")
+def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    by_launcher: dict[int, list[Launch]] = {}
+    for launch in module.launches:
+        if launch.launcher is not None:
+            by_launcher.setdefault(id(launch.launcher), []).append(launch)
+    for launches in by_launcher.values():
+        if len(launches) < 2:
+            continue
+        launches.sort(key=lambda item: item.line)
+        buffers = _intermediates(launches[0].launcher)  # type: ignore[arg-type]
+        for i, later in enumerate(launches[1:], start=1):
+            later_names = _bound_names(module, later, written=False)
+            for earlier in launches[:i]:
+                shared = buffers & later_names & _bound_names(module, earlier, written=True)
+                if shared:
+                    # A temporary the launcher does not return exists only for the round trip:
+                    # its bytes are certain waste, not a maybe.
+                    scratch = shared - _returned(launches[0].launcher)  # type: ignore[arg-type]
+                    matches.append(_launch_match(
+                        module, later, "multi-launch", 0.75 if scratch else 0.55,
+                        f"`{earlier.kernel}` (line {earlier.line}) writes "
+                        f"{', '.join(sorted(shared))} to global memory only for "
+                        f"`{later.kernel}` to read it back: one fused kernel would skip the "
+                        "round trip and a launch.",
+                        ["profile: the intermediate's bytes are a large share of total bytes",
+                         "profile: per-launch overhead at the small size"],
+                        buffers=sorted(shared), first_launch=earlier.line))
+                    break
+    return matches

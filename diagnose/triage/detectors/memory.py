@@ -1,0 +1,388 @@
+"""Detectors of how a kernel addresses memory: strides without hints, strided fast axes,
+int64 and div/mod index math, redundant selects, scalar element loops, indirect gathers."""
+
+from __future__ import annotations
+
+import ast
+
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.model import (
+    JitKernel,
+    KernelModule,
+    ShapeInference,
+    additive_terms,
+    call_name,
+    constexpr_values,
+    is_tile,
+    kwarg,
+    names_in,
+)
+
+MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
+              "atomic_cas", "atomic_and", "atomic_or", "atomic_xor")
+
+
+def pointer_of(call: ast.Call) -> ast.expr | None:
+    return call.args[0] if call.args else kwarg(call, "pointer")
+
+
+def memory_ops(kernel: JitKernel) -> list[ast.Call]:
+    ops = [c for c in kernel.calls(*MEMORY_OPS) if pointer_of(c) is not None]
+    return sorted(ops, key=lambda c: (c.lineno, c.col_offset))
+
+
+def depends_on(kernel: JitKernel, node: ast.AST) -> set[str]:
+    """Names `node` reads, following every assignment of each local name transitively."""
+    seen: set[str] = set()
+    todo = list(names_in(node))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for stmt in kernel.assigns.get(name, []):
+            value = getattr(stmt, "value", None)
+            if value is not None:
+                todo.extend(names_in(value))
+    return seen
+
+
+def _match(module: KernelModule, kernel: JitKernel, node: ast.AST, detector_id: str,
+           confidence: float, message: str, needed: list[str], **facts: object) -> Match:
+    return Match(detector_id, kernel.name, getattr(node, "lineno", kernel.node.lineno),
+                 module.snippet(node), round(confidence, 2), message, needed, dict(facts),
+                 end_line=getattr(node, "end_lineno", None))
+
+
+@detector("stride-no-hints", ("cuda",))
+def runtime_strides_without_hints(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        if kernel.calls("multiple_of", "max_contiguous", "assume"):
+            continue
+        strides = {p.name for p in kernel.params if not p.constexpr and "stride" in p.name.lower()}
+        for op in memory_ops(kernel):
+            used = sorted(strides & depends_on(kernel, pointer_of(op)))  # type: ignore[arg-type]
+            if not used:
+                continue
+            # Triton already specializes integer arguments equal to 1 or divisible by 16,
+            # so the hint is only missing when the caller's strides are ragged: keep it low.
+            matches.append(_match(
+                module, kernel, op, "stride-no-hints", 0.3,
+                f"`{kernel.name}` addresses memory with runtime strides {', '.join(used)} and "
+                "states no tl.multiple_of/tl.max_contiguous hint, so vector width depends on "
+                "the caller passing strides divisible by 16.",
+                ["TTIR: tt.divisibility on the stride arguments of the specialized kernel",
+                 "PTX: ld.global.v4/v2 versus ld.global.b32 for this access",
+                 "sizes: whether the ragged size gives strides that are not multiples of 16"],
+                strides=used))
+            break
+    return matches
+
+
+def _multiplier_strength(kernel: JitKernel, module: KernelModule, factor: ast.expr
+                         ) -> float | None:
+    """How surely a scalar factor multiplying the fast-axis index is not 1 (None: surely 1)."""
+    if isinstance(factor, ast.Constant) and isinstance(factor.value, int):
+        if factor.value <= 1:
+            return None
+        # stride 2 still uses half of each sector; wide strides waste nearly all of it
+        return 0.55 if factor.value == 2 else 0.7 if factor.value < 8 else 0.8
+    if isinstance(factor, ast.Name):
+        param = kernel.param(factor.id)
+        if param is not None:
+            if "stride" in param.name.lower():
+                # An inner stride is normally 1 and specialized to constexpr 1 at launch; a
+                # row stride (by name, or `t.stride(0)` of a matrix at the launch) never is.
+                outer = "row" in param.name.lower() or _outer_stride_at_launch(module, kernel, param.name)
+                return 0.55 if outer else None
+            if param.constexpr:
+                values = constexpr_values(module, kernel).get(param.name, [])
+                if values and all(isinstance(v, int) and v <= 1 for v in values):
+                    return None
+                return 0.7
+            return 0.6  # a size such as N or n_cols: walking a column of a row-major matrix
+    deps = depends_on(kernel, factor)
+    if any("stride" in d.lower() for d in deps):
+        return None
+    return 0.45
+
+
+def _floor_divided(kernel: JitKernel, node: ast.expr) -> bool:
+    """True when `node` is (a name bound to) a floor division: a flattened index's row."""
+    values = [node] if not isinstance(node, ast.Name) else [
+        getattr(s, "value", None) for s in kernel.assigns.get(node.id, [])]
+    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.FloorDiv) for v in values)
+
+
+def _outer_stride_at_launch(module: KernelModule, kernel: JitKernel, name: str) -> bool:
+    """True when a launch passes `t.stride(0)` for `name` and the launcher shows `t` has rank
+    >= 2 (`t.shape[1]`, `t.stride(1)`, `M, N = t.shape`): its leading stride is a whole row."""
+    for launch in module.launches:
+        arg = launch.args.get(name) if launch.kernel == kernel.name else None
+        if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
+                and arg.func.attr == "stride" and len(arg.args) == 1
+                and isinstance(arg.args[0], ast.Constant) and arg.args[0].value == 0
+                and launch.launcher is not None
+                and _has_second_axis(launch.launcher, ast.unparse(arg.func.value))):
+            return True
+    return False
+
+
+def _has_second_axis(launcher: ast.FunctionDef, tensor: str) -> bool:
+    for node in ast.walk(launcher):
+        text = ast.unparse(node) if isinstance(node, ast.Subscript | ast.Call) else ""
+        if text.startswith((f"{tensor}.shape[", f"{tensor}.stride(")) and not text.endswith(
+                ("[0]", "(0)")):
+            return True
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple)
+                and len(node.targets[0].elts) >= 2 and ast.unparse(node.value) == f"{tensor}.shape"):
+            return True
+    return False
+
+
+def _factors(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _factors(node.left) + _factors(node.right)
+    return [node]
+
+
+def _unit_slow_axis(terms: list[ast.expr], shapes: ShapeInference, line: int) -> bool:
+    """True when an unscaled index term varies along a slower axis only: the tile is
+    contiguous along that axis, i.e. it is a transposed view of memory."""
+    for term in terms:
+        if len(_factors(term)) != 1:
+            continue
+        shape = shapes.shape(term, line)
+        if is_tile(shape) and len(shape) >= 2 and shape[-1] == 1:  # type: ignore[arg-type]
+            return True
+    return False
+
+
+def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
+                      ) -> tuple[float, str, bool] | None:
+    """(confidence, multiplier, transposed) when the fastest-varying index of `op` is scaled.
+
+    `transposed` means another axis of the tile is unit-stride; tritongpu-coalesce can then
+    order the layout along that axis, so on CUDA the cost is a layout conversion rather than
+    uncoalesced access."""
+    shapes = ShapeInference(kernel)
+    terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
+    transposed = _unit_slow_axis(terms, shapes, op.lineno)
+    for term in terms:
+        factors = _factors(term)
+        if len(factors) < 2:
+            continue
+        index = [f for f in factors if is_tile(shapes.shape(f, op.lineno))]
+        scalars = [f for f in factors if shapes.shape(f, op.lineno) == ()]
+        if len(index) != 1 or not scalars:
+            continue
+        shape = shapes.shape(index[0], op.lineno)
+        if not shape or shape[-1] == 1:
+            continue  # varies along a slower axis only
+        if _floor_divided(kernel, index[0]):
+            continue  # `offs // n` holds still across neighbouring lanes: a row, not a stride
+        strengths = [s for s in (_multiplier_strength(kernel, module, f) for f in scalars)
+                     if s is not None]
+        multiplier = " * ".join(ast.unparse(f) for f in scalars)
+        if transposed:
+            return 0.6, multiplier, True
+        if strengths:
+            return max(strengths), multiplier, False
+    return None
+
+
+@detector("strided-access")
+def strided_access(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        for op in memory_ops(kernel):
+            found = strided_fast_axis(module, kernel, op)
+            if found is None:
+                continue
+            confidence, multiplier, transposed = found
+            if transposed and backend == "cuda":
+                confidence = 0.4  # coalesced along the other axis, paid for in convert_layout
+            needed = (["PTX: scalar ld.global.b32 per element and ncu: "
+                       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld per request well above 4",
+                       "ncu: dram__throughput below 40% of peak while the kernel is memory bound"]
+                      if backend == "cuda" else
+                      ["TTIR after triton-to-unstructure: scf.for of scalar loads in place of "
+                       "one tensor load", "msprof: high aiv_scalar_ratio, low aiv_mte2 bandwidth"])
+            matches.append(_match(
+                module, kernel, op, "strided-access", confidence,
+                f"`{call_name(op)}` in `{kernel.name}` walks its fastest-varying index with "
+                f"stride `{multiplier}`"
+                + (" while a slower axis is the contiguous one (a transposed tile)."
+                   if transposed else ", so neighbouring lanes touch addresses far apart."),
+                needed, multiplier=multiplier, transposed=transposed))
+    return matches
+
+
+@detector("int64-index")
+def int64_index(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls("to", "cast"):
+            if "int64" not in ast.unparse(call):
+                continue
+            source = call.func.value if isinstance(call.func, ast.Attribute) \
+                and call_name(call) == "to" else (call.args[0] if call.args else call)
+            tile = is_tile(shapes.shape(source, call.lineno))
+            if backend == "ascend":
+                # int64 vector add and compare have no vector instruction on A2/A3.
+                confidence = 0.6 if tile else 0.45
+            else:
+                confidence = 0.35 if tile else 0.2
+            matches.append(_match(
+                module, kernel, call, "int64-index", confidence,
+                f"`{kernel.name}` widens {'a tile of' if tile else 'a scalar'} index to int64; "
+                "every offset derived from it is then 64-bit arithmetic.",
+                ["sizes: largest offset at the large size fits in int32",
+                 "TTIR: arith.extsi to i64 feeding tt.addptr on tensors"],
+                tile=tile))
+    return matches
+
+
+@detector("div-mod-index")
+def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        seen: dict[tuple[str, str], set[str]] = {}
+        first: dict[tuple[str, str], ast.BinOp] = {}
+        for node in ast.walk(kernel.node):
+            if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv | ast.Mod)):
+                continue
+            if not is_tile(shapes.shape(node.left, node.lineno)):
+                continue
+            key = (ast.unparse(node.left), ast.unparse(node.right))
+            seen.setdefault(key, set()).add(type(node.op).__name__)
+            if key not in first or node.lineno < first[key].lineno:
+                first[key] = node
+        for key, ops in seen.items():
+            node = first[key]
+            divisor = node.right
+            param = kernel.param(divisor.id) if isinstance(divisor, ast.Name) else None
+            runtime = param is not None and not param.constexpr
+            confidence = (0.6 if runtime else 0.3) + (0.1 if len(ops) == 2 else 0.0)
+            if backend == "ascend":
+                confidence += 0.1  # a div/mod the structurer cannot remove scalarizes the access
+            matches.append(_match(
+                module, kernel, node, "div-mod-index", min(confidence, 0.8),
+                f"`{kernel.name}` decodes a flattened tile index with "
+                f"{' and '.join(sorted('//' if o == 'FloorDiv' else '%' for o in ops))} by "
+                f"`{key[1]}`{' (a runtime value)' if runtime else ''} on every element.",
+                ["SASS/PTX: integer division sequences per element in the hot loop"
+                 if backend == "cuda" else
+                 "TTIR after triton-to-structured: div/rem still present on the pointer offsets",
+                 "profile: kernel is compute- or issue-bound rather than memory-bound"],
+                divisor=key[1], runtime_divisor=runtime))
+    return matches
+
+
+def _same_number(a: ast.expr, b: ast.expr) -> bool:
+    try:
+        return float(ast.literal_eval(a)) == float(ast.literal_eval(b))
+    except (ValueError, TypeError, SyntaxError):
+        return ast.unparse(a) == ast.unparse(b)
+
+
+@detector("where-after-load")
+def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        loads: dict[str, ast.Call] = {}
+        for stmts in kernel.assigns.values():
+            for stmt in stmts:
+                value = getattr(stmt, "value", None)
+                if (isinstance(stmt, ast.Assign) and isinstance(value, ast.Call)
+                        and call_name(value) == "load" and kwarg(value, "mask") is not None
+                        and kwarg(value, "other") is not None):
+                    loads[stmt.targets[0].id] = value  # type: ignore[attr-defined]
+        for where in kernel.calls("where"):
+            if len(where.args) != 3:
+                continue
+            cond, a, b = where.args
+            for name, load in loads.items():
+                if (isinstance(a, ast.Name) and a.id == name
+                        and ast.unparse(cond) == ast.unparse(kwarg(load, "mask"))  # type: ignore[arg-type]
+                        and _same_number(b, kwarg(load, "other"))  # type: ignore[arg-type]
+                        and where.lineno > load.lineno):
+                    matches.append(_match(
+                        module, kernel, where, "where-after-load", 0.55,
+                        f"`tl.where` repeats the mask and fill value that the load of `{name}` "
+                        f"(line {load.lineno}) already applied with other=.",
+                        ["TTIR after canonicalize: arith.select with the load's mask survives"],
+                        load_line=load.lineno))
+    return matches
+
+
+def _is_range_loop(loop: ast.For) -> bool:
+    return isinstance(loop.iter, ast.Call) and call_name(loop.iter) in {
+        "range", "static_range"}
+
+
+@detector("scalar-loop")
+def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            if not (_is_range_loop(loop) and isinstance(loop.target, ast.Name)):
+                continue
+            ops = [c for stmt in loop.body for c in ast.walk(stmt)
+                   if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
+                   and pointer_of(c) is not None]
+            if not ops:
+                continue
+            ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
+            if any(s is None or is_tile(s) for s in ptr_shapes):
+                continue
+            if not any(loop.target.id in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
+                continue
+            bound = ast.unparse(loop.iter)
+            element_wise = "BLOCK" in bound.upper() or any(
+                p.constexpr and p.name in bound for p in kernel.params)
+            loads = any(call_name(c) == "load" for c in ops)
+            tile_work = any(is_tile(shapes.shape(n.value, n.lineno)) for stmt in loop.body
+                            for n in ast.walk(stmt) if isinstance(n, ast.Assign))
+            # A loop that only stores one result per iteration (top-k, scans) or does tile
+            # work per iteration is not an element-by-element walk.
+            confidence = (0.75 if element_wise else 0.6) if loads and not tile_work else 0.3
+            matches.append(_match(
+                module, kernel, loop, "scalar-loop", confidence,
+                f"`{kernel.name}` walks elements one at a time in `{bound}` with scalar "
+                "loads/stores instead of one tile-wide access.",
+                ["TTIR: tt.load of a scalar pointer inside scf.for",
+                 "profile: time grows with the loop trip count at low bandwidth"],
+                loop_bound=bound))
+    return matches
+
+
+@detector("indirect-access", ("ascend",))
+def indirect_access(module: KernelModule, backend: str) -> list[Match]:
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        loaded = {name for name, stmts in kernel.assigns.items()
+                  if any(isinstance(getattr(s, "value", None), ast.Call)
+                         and call_name(s.value) == "load" for s in stmts)}  # type: ignore[attr-defined]
+        for op in memory_ops(kernel):
+            deps = depends_on(kernel, pointer_of(op)) & loaded  # type: ignore[arg-type]
+            tiles = sorted(d for d in deps
+                           if is_tile(shapes.shape(ast.Name(d, ast.Load(), lineno=op.lineno),
+                                                   op.lineno)))
+            if not tiles:
+                continue
+            masked = kwarg(op, "mask") is not None
+            matches.append(_match(
+                module, kernel, op, "indirect-access", 0.7 if masked else 0.6,
+                f"`{call_name(op)}` in `{kernel.name}` addresses memory through the loaded "
+                f"index tile {', '.join(tiles)}: a discrete gather the NPU runs element by "
+                "element.",
+                ["TTIR after discrete-mask-access-conversion / triton-to-unstructure: scf.for "
+                 "of scalar loads", "msprof: aiv_scalar_ratio high, aiv_mte2_ratio low"],
+                index_tiles=tiles, masked=masked))
+    return matches
