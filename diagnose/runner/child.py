@@ -130,7 +130,7 @@ def _prepare(spec: dict) -> Any:
 
     from . import compare, execute, gate, integrity, probes  # noqa: F401 - loaded before the hook
     from .trust import Trust
-    from .watch import track_launches
+    from .watch import guard_host_exports, track_launches
 
     if os.environ.get("TRITON_INTERPRET") == "1":
         from . import gpu_compile
@@ -140,6 +140,7 @@ def _prepare(spec: dict) -> Any:
         if spec.get("gpu_compile", True):
             gpu_compile.install()
     track_launches()
+    guard_host_exports()
     box = spec.get("sandbox")
     if box:
         from . import sandbox
@@ -235,8 +236,33 @@ def bench_impl(item: WorkItem, ctx: _Context) -> dict:
     result = {"status": "ok", "first_call_s": round(first_call_s, 3), "bytes": cost.get("bytes"),
               "flops": cost.get("flops")}
     if item.time_it:
-        result["timing"] = time_fn(lambda: fn(*inputs), ctx.device, item.warmup_ms, item.rep_ms).to_json()
+        last: list = [out]
+
+        def call() -> None:
+            last[0] = fn(*inputs)
+
+        result["timing"] = time_fn(call, ctx.device, item.warmup_ms, item.rep_ms).to_json()
+        synchronize(ctx.device)
+        if item.impl == "candidate":
+            problem = _timed_output_problem(item, ctx, inputs, last[0])
+            if problem:
+                result.update(status="wrong_result", cause=f"the output of a timed call is wrong: {problem}")
     return result
+
+
+def _timed_output_problem(item: WorkItem, ctx: _Context, inputs: tuple, got: Any) -> str | None:
+    """Compare the last timed call's output with the reference, so a candidate that behaves
+    differently when called back to back (skipping work, replaying results) is caught."""
+    from .compare import compare_outputs
+    from .gate import _clone
+
+    task = ctx.task(item)
+    if task.check is not None:
+        return task.check(inputs, got)
+    tol = (getattr(task.module, "META", {}) or {}).get("tolerance", {}).get(item.dtype or "", {})
+    atol, rtol = float(tol.get("atol", 1e-2)), float(tol.get("rtol", 1e-2))
+    want = ctx.reference(item, _clone(inputs))
+    return next((c.problem for c in compare_outputs(got, want, atol, rtol) if c.problem), None)
 
 
 def _impl_fn(item: WorkItem, ctx: _Context) -> Any:

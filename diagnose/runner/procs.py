@@ -150,8 +150,20 @@ def child_env(extra: dict[str, str] | None, sandbox: bool = False) -> dict[str, 
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
     if sandbox:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # The child's TMPDIR is its private folder: keep inductor's cache where it is shared between
+        # children (phase 1 of suite warms it for phase 2); torch writes it, not the candidate.
+        env.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"torchinductor_{_user()}"))
     env.update(extra or {})
     return env
+
+
+def _user() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "user"
 
 
 def _watch(proc: subprocess.Popen, records_path: Path, timeout_s: float,

@@ -201,7 +201,7 @@ def _untrusted(policy: _Policy) -> bool:
     return policy.trust.untrusted_frame(sys._getframe(3)) is not None
 
 
-PASS_THROUGH = ("inspect.py", "traceback.py")  # stdlib modules that hand frames back to their caller
+PASS_THROUGH = ("inspect.py", "traceback.py", "os.py")  # stdlib modules acting for their caller
 
 
 def _caller_untrusted(policy: _Policy) -> bool:
@@ -282,10 +282,6 @@ def _on_process(policy: _Policy, args: tuple) -> str | None:
     return f"starting a process ({os.path.basename(program) or 'unknown'})"
 
 
-def _always(what: str):
-    return lambda policy, args: what
-
-
 def _if_untrusted(what: str):
     return lambda policy, args: what if _untrusted(policy) else None
 
@@ -335,10 +331,10 @@ _HANDLERS = {
     "os.posix_spawn": _on_process, "os.spawn": _on_process, "pty.spawn": _on_process,
     "os.fork": _if_untrusted("forking the process"), "os.forkpty": _if_untrusted("forking the process"),
     "os.kill": _if_untrusted("sending a signal"), "os.killpg": _if_untrusted("sending a signal"),
-    "socket.__new__": _always("opening a socket"), "socket.connect": _always("connecting a socket"),
-    "socket.bind": _always("binding a socket"), "socket.sendto": _always("sending on a socket"),
-    "socket.getaddrinfo": _always("resolving a host name"), "socket.gethostbyname": _always("resolving a host name"),
-    "socket.gethostbyaddr": _always("resolving a host name"),
+    "socket.__new__": _if_untrusted("opening a socket"), "socket.connect": _if_untrusted("connecting a socket"),
+    "socket.bind": _if_untrusted("binding a socket"), "socket.sendto": _if_untrusted("sending on a socket"),
+    "socket.getaddrinfo": _if_untrusted("resolving a host name"), "socket.gethostbyname": _if_untrusted("resolving a host name"),
+    "socket.gethostbyaddr": _if_untrusted("resolving a host name"),
     "sys._getframe": _if_caller_untrusted("reading the call stack (sys._getframe)"),
     "sys._current_frames": _if_caller_untrusted("reading the call stack (sys._current_frames)"),
     "object.__getattr__": _on_getattr, "object.__setattr__": _on_setattr,
@@ -349,7 +345,8 @@ _HANDLERS = {
     "sys.setprofile": _if_caller_untrusted("setting a profile function"),
     "code.__new__": _if_caller_untrusted("building a code object"),
     "compile": _on_compile,
-    "os.putenv": _if_untrusted("changing the environment"), "os.unsetenv": _if_untrusted("changing the environment"),
+    "os.putenv": _if_caller_untrusted("changing the environment"),
+    "os.unsetenv": _if_caller_untrusted("changing the environment"),
     "ctypes.dlopen": _if_untrusted("loading a library with ctypes"),
     "ctypes.dlsym": _if_untrusted("looking up a symbol with ctypes"),
     "ctypes.cdata": _if_untrusted("reading raw memory with ctypes"),

@@ -6,8 +6,9 @@ uninitialised allocations are filled with a poison pattern first, so an output t
 wrote cannot hold a stale right answer); any other operator called from the candidate's code is a
 `torch_fallback` naming the operator and the candidate's line. Triton's own launch code (copying
 arguments for the interpreter, autotuner resets) runs while a launch is in progress and is trusted.
-A TorchFunctionMode refuses handing tensor contents to the host (`.numpy()`, `__array__`,
-`__dlpack__`, `.tolist()`), which no ATen operator shows on the CPU.
+Handing tensor contents to the host (`.numpy()`, `__array__`, `__dlpack__`, `.tolist()`), which no
+ATen operator shows on the CPU, is refused the same way (those Tensor methods are wrapped once per
+child; a TorchFunctionMode would import torch._dynamo, seconds per child).
 """
 
 from __future__ import annotations
@@ -102,14 +103,14 @@ class Watch:
     allocations: int = 0
 
     def __enter__(self) -> Watch:
-        self._modes = [_OpMode(self), _ExportMode(self)]
-        for m in self._modes:
-            m.__enter__()
+        self._mode = _OpMode(self)
+        self._mode.__enter__()
+        _active.append(self)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        for m in reversed(self._modes):
-            m.__exit__(None, None, None)
+        _active.remove(self)
+        self._mode.__exit__(None, None, None)
 
     def untrusted(self, depth: int) -> Any:
         """The frame to blame for this call, or None when it is trusted: torch or the stdlib alone,
@@ -149,26 +150,37 @@ def _op_mode_class() -> type:
                 return func(*args, **kwargs)
             self.watch.refuse(f"{func}", frame)
 
+    # torch wraps __torch_dispatch__ in _disable_dynamo, whose first call imports torch._dynamo
+    # (seconds, and it sets environment variables inside the sandbox); our mode never runs under dynamo.
+    raw = OpMode.__dict__["__torch_dispatch__"]
+    OpMode.__torch_dispatch__ = getattr(raw, "__wrapped__", raw)
     return OpMode
 
 
-def _export_mode_class() -> type:
-    from torch.overrides import TorchFunctionMode
+_active: list[Watch] = []
 
-    class ExportMode(TorchFunctionMode):
-        def __init__(self, watch: Watch) -> None:
-            super().__init__()
-            self.watch = watch
 
-        def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: dict | None = None) -> Any:
-            name = getattr(func, "__name__", "")
-            if name in HOST_EXPORTS:
-                frame = self.watch.untrusted(1)
-                if frame is not None:
-                    self.watch.refuse(f"Tensor.{name} (copying tensor contents to the host)", frame)
-            return func(*args, **(kwargs or {}))
+def guard_host_exports() -> None:
+    """Wrap the Tensor methods that copy contents to the host, once per process."""
+    import torch
 
-    return ExportMode
+    for name in HOST_EXPORTS:
+        original = getattr(torch.Tensor, name, None)
+        if original is None or getattr(original, "_passwise_guarded", False):
+            continue
+        setattr(torch.Tensor, name, _guarded_export(name, original))
+
+
+def _guarded_export(name: str, original: Any) -> Any:
+    def export(*args: Any, **kwargs: Any) -> Any:
+        if _active:
+            frame = _active[-1].untrusted(1)
+            if frame is not None:
+                _active[-1].refuse(f"Tensor.{name} (copying tensor contents to the host)", frame)
+        return original(*args, **kwargs)
+
+    export._passwise_guarded = True  # type: ignore[attr-defined]
+    return export
 
 
 _classes: dict[str, type] = {}
@@ -178,12 +190,6 @@ def _OpMode(watch: Watch) -> Any:  # noqa: N802 - builds the mode lazily: torch 
     if "op" not in _classes:
         _classes["op"] = _op_mode_class()
     return _classes["op"](watch)
-
-
-def _ExportMode(watch: Watch) -> Any:  # noqa: N802
-    if "export" not in _classes:
-        _classes["export"] = _export_mode_class()
-    return _classes["export"](watch)
 
 
 def _tensor_value(args: tuple) -> bool:
