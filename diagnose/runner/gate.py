@@ -47,6 +47,8 @@ def verify_case(item: Any, ctx: Any) -> dict:
         alone = judge(item, ctx, _clone(inputs), item.atol, item.rtol)
         if alone["status"] == "ok":
             return _stale(result, "on new data written into the input buffers of an earlier call")
+    if result["status"] == "mismatch" and ctx.device != "cpu" and _deterministic(ctx, item):
+        return _retry(item, ctx, inputs, result)
     if result["status"] != "ok":
         return result
     if item.recall:
@@ -164,6 +166,16 @@ def _repeat(item: Any, ctx: Any, inputs: tuple, first: dict) -> dict:
         if again["status"] != "ok":
             return again
     return {**first, "runs": GPU_RUNS}
+
+
+def _retry(item: Any, ctx: Any, inputs: tuple, first: dict) -> dict:
+    """A failing GPU case, called twice more: right in some calls only means it depends on the run."""
+    for run in range(2, GPU_RUNS + 1):
+        if judge(item, ctx, inputs, item.atol, item.rtol)["status"] == "ok":
+            return {**first, "status": "nondeterministic",
+                    "cause": f"call 1 of {GPU_RUNS} on the same inputs differs from the reference but call {run} "
+                             f"matches: {first['cause']} (a race, or unsynchronised split-K)"}
+    return first
 
 
 def _probe_case(item: Any, ctx: Any) -> dict:
