@@ -40,8 +40,28 @@ def install() -> bool:
     return True
 
 
+def _quick_key(py_fn: Any, args: tuple, kwargs: dict) -> tuple:
+    """What a launch specialises on, cheaply (dtype and 16-byte alignment of tensors, ==1 and
+    divisibility by 16 of integers, constexpr values), so repeated launches skip the binder."""
+    def part(v: Any) -> Any:
+        if hasattr(v, "data_ptr") and hasattr(v, "dtype"):
+            return ("t", str(v.dtype), v.data_ptr() % 16 == 0)
+        if isinstance(v, bool) or not isinstance(v, int):
+            return repr(v)[:64]
+        return ("i", v == 1, v % 16 == 0, abs(v) < 2**31)
+    return (id(py_fn), tuple(part(a) for a in args), tuple(sorted((k, part(v)) for k, v in kwargs.items())))
+
+
+_seen_launches: set[tuple] = set()
+_jit_of: dict[int, Any] = {}
+
+
 def compile_for_gpu(py_fn: Any, args: tuple, kwargs: dict) -> None:
     """Bind the launch's arguments as a GPU launch would and compile for sm_90."""
+    quick = _quick_key(py_fn, args, kwargs)
+    if quick in _seen_launches:
+        return
+    _seen_launches.add(quick)
     from triton import knobs
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource, make_backend
@@ -49,7 +69,9 @@ def compile_for_gpu(py_fn: Any, args: tuple, kwargs: dict) -> None:
 
     target = GPUTarget("cuda", TARGET_ARCH, 32)
     backend = make_backend(target)
-    fn = JITFunction(py_fn)
+    if id(py_fn) not in _jit_of:
+        _jit_of[id(py_fn)] = JITFunction(py_fn)
+    fn = _jit_of[id(py_fn)]
     kwargs = {**kwargs, "debug": kwargs.get("debug", False) or knobs.runtime.debug,
               "instrumentation_mode": knobs.compilation.instrumentation_mode}
     binder = create_function_from_signature(fn.signature, fn.params, backend)
