@@ -4,7 +4,9 @@
   task sets to a non-multiple of 16) moved off multiples of 16/64/128;
 * `large_magnitude`: the case's inputs with every floating-point tensor scaled by 256 (or 16, or 4:
   the largest power of two where the reference stays finite wherever it was finite), which breaks a
-  softmax without the max subtraction or an activation that overflows; atol grows with the outputs;
+  softmax without the max subtraction or an activation that overflows. It is an overflow probe:
+  NaN/Inf where the reference is finite fail it, value differences do not (scaling makes nonlinear
+  ops ill-conditioned: near-ties in attention, saturated softmax ties in top-k indices);
 * `task:NAME`: a probe the task declares in META["probes"] (see docs/task-format.md).
 A probe the task cannot express (make_inputs or the reference raise on it) is `not_applicable`.
 """
