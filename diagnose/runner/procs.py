@@ -102,7 +102,7 @@ def _run_batch(batch: list[WorkItem], device: str, timeout_s: float, env: dict[s
     """One child over batch; returns outcomes, device info, stderr tail, index it died on (or None)."""
     with tempfile.TemporaryDirectory(prefix="passwise-runner-") as tmp:
         items_path, records_path = Path(tmp) / "items.json", Path(tmp) / "records.jsonl"
-        spec, prefix, cwd = _child_spec(batch, device, Path(tmp), opts)
+        spec, prefix, cwd = _child_spec(batch, device, Path(tmp), opts, profiled=bool(wrapper))
         items_path.write_text(json.dumps(spec))
         records_path.touch()
         cmd = [*(wrapper or []), *prefix, python_executable(), "-m", "diagnose.runner", "_child",
@@ -122,8 +122,8 @@ def _run_batch(batch: list[WorkItem], device: str, timeout_s: float, env: dict[s
     return done, info, tail, dead
 
 
-def _child_spec(batch: list[WorkItem], device: str, tmp: Path, opts: ChildOptions
-                ) -> tuple[dict, list[str], Path]:
+def _child_spec(batch: list[WorkItem], device: str, tmp: Path, opts: ChildOptions,
+                profiled: bool = False) -> tuple[dict, list[str], Path]:
     """The child's items (pointing at private copies when sandboxed), its command prefix and cwd."""
     spec: dict = {"device": device, "stop_on_failure": opts.stop_on_failure,
                   "items": [i.to_json() for i in batch]}
@@ -136,11 +136,11 @@ def _child_spec(batch: list[WorkItem], device: str, tmp: Path, opts: ChildOption
     for raw in spec["items"]:
         raw["task"] = copies.get(raw["task"], raw["task"])
         raw["candidate"] = copies.get(raw["candidate"], raw["candidate"]) if raw["candidate"] else None
-    prefix = list(network_namespace_wrapper())
+    prefix = [] if profiled else list(network_namespace_wrapper())  # profilers need the host's view
+    note = ("a profiler wraps the child, which then keeps the host's network namespace" if profiled else
+            "unprivileged network namespaces are not available here (or PASSWISE_RUNNER_NETNS=0)")
     spec["sandbox"] = {"dir": str(box), "parent_netns": netns_id() if prefix else "",
-                       "netns_note": None if prefix else "unprivileged network namespaces are not available "
-                                                         "here (or PASSWISE_RUNNER_NETNS=0); the audit hook alone "
-                                                         "refuses network access"}
+                       "netns_note": None if prefix else note + "; the audit hook alone refuses network access"}
     return spec, prefix, box
 
 
