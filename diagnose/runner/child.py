@@ -244,25 +244,12 @@ def bench_impl(item: WorkItem, ctx: _Context) -> dict:
         result["timing"] = time_fn(call, ctx.device, item.warmup_ms, item.rep_ms).to_json()
         synchronize(ctx.device)
         if item.impl == "candidate":
-            problem = _timed_output_problem(item, ctx, inputs, last[0])
+            from .gate import timed_output_problem
+
+            problem = timed_output_problem(item, ctx, inputs, last[0])
             if problem:
                 result.update(status="wrong_result", cause=f"the output of a timed call is wrong: {problem}")
     return result
-
-
-def _timed_output_problem(item: WorkItem, ctx: _Context, inputs: tuple, got: Any) -> str | None:
-    """Compare the last timed call's output with the reference, so a candidate that behaves
-    differently when called back to back (skipping work, replaying results) is caught."""
-    from .compare import compare_outputs
-    from .gate import _clone
-
-    task = ctx.task(item)
-    if task.check is not None:
-        return task.check(inputs, got)
-    tol = (getattr(task.module, "META", {}) or {}).get("tolerance", {}).get(item.dtype or "", {})
-    atol, rtol = float(tol.get("atol", 1e-2)), float(tol.get("rtol", 1e-2))
-    want = ctx.reference(item, _clone(inputs))
-    return next((c.problem for c in compare_outputs(got, want, atol, rtol) if c.problem), None)
 
 
 def _impl_fn(item: WorkItem, ctx: _Context) -> Any:
