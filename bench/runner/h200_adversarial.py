@@ -61,7 +61,28 @@ def one_bench(case: tuple) -> dict:
             "note": impl.note, "eager_ms": r.points[0].impls["eager"].median_ms}
 
 
+def markdown(doc: dict) -> str:
+    """The results page from the JSON (python bench/runner/h200_adversarial.py --md adversarial.json)."""
+    lines = ["| candidate | task | verdict | cases (status x count) | cause |", "|---|---|---|---|---|"]
+    for v in doc["verify"]:
+        counts: dict[str, int] = {}
+        for c in v["cases"]:
+            counts[c["status"]] = counts.get(c["status"], 0) + 1
+        cause = v["cause"].replace("|", "\\|")
+        lines.append(f"| {v['label']} (`{v['candidate']}`) | {v['task']} | **{v['verdict']}** | "
+                     f"{', '.join(f'{k} x{n}' for k, n in counts.items())} | {cause} |")
+    lines += ["", "| bench (softmax, large, float16) | status | method | median ms | do_bench ms | device-sync ms | eager ms |",
+              "|---|---|---|---|---|---|---|"]
+    for b in doc["bench"]:
+        lines.append(f"| {b['label']} | {b['status']} | {b['method']} | {b['median_ms']} | {b['do_bench_median_ms']} | "
+                     f"{b['device_sync_median_ms']} | {b['eager_ms']} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
+    if sys.argv[1] == "--md":
+        print(markdown(json.loads(Path(sys.argv[2]).read_text())))
+        return 0
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     doc: dict = {"command": "python bench/runner/h200_adversarial.py $OUT", "netns_wrapper": list(network_namespace_wrapper())}
