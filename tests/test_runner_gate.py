@@ -190,6 +190,7 @@ def test_correct_but_unusual_candidate_passes_with_probes_in_the_sandbox(task, f
     v = gate(ROOT / "kernels" / task, GOOD / f"{fixture}.py", dtypes=None, seeds=2, probes=True)
     assert v["verdict"] == "pass", v["cause"]
     assert "probes passed: ragged, large_magnitude" in v["cause"]
+    assert "ptxas" in v["sizes"][0]["trusted_processes"]  # the sm_90 compile really ran, sandboxed
 
 
 # --- in-process pieces ------------------------------------------------------------------------------

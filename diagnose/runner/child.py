@@ -173,12 +173,14 @@ def _run_item(item: WorkItem, ctx: _Context) -> dict:
     from . import sandbox
 
     start = time.perf_counter()
-    seen = len(sandbox.violations())
+    seen, started = len(sandbox.violations()), len(sandbox.started_programs())
     sandbox.set_candidate(item.candidate)
     try:
         result = HANDLERS[item.kind](item, ctx)
     except BaseException as exc:  # SystemExit from a candidate is a crash, not our exit
         result = classify(exc, item)
+    if sandbox.started_programs()[started:]:
+        result["trusted_processes"] = sandbox.started_programs()[started:]
     new = sandbox.violations()[seen:]
     if new:
         v = new[0]

@@ -97,6 +97,7 @@ class _Policy:
     read_roots: tuple[str, ...]
     tools: frozenset[str]
     recorded: list[dict] = field(default_factory=list)
+    started: list[str] = field(default_factory=list)  # programs trusted code started (ptxas, cc)
 
 
 _state: dict = {}
@@ -153,6 +154,12 @@ def guard_threads() -> None:
     start_new_thread._passwise_guarded = True  # type: ignore[attr-defined]
     _thread.start_new_thread = start_new_thread
     threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
+
+
+def started_programs() -> list[str]:
+    """Programs the trusted compile path started so far (the child reports the new ones per item)."""
+    policy = _state.get("policy")
+    return list(policy.started) if policy else []
 
 
 def _tool_paths() -> frozenset[str]:
@@ -278,6 +285,7 @@ def _on_process(policy: _Policy, args: tuple) -> str | None:
     program = _program(args)
     exe = os.path.realpath(program if os.path.isabs(program) else shutil.which(program) or program)
     if exe in policy.tools and not _untrusted(policy):
+        policy.started.append(os.path.basename(program))
         return None
     return f"starting a process ({os.path.basename(program) or 'unknown'})"
 

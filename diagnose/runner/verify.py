@@ -165,7 +165,7 @@ def _sentence(o: Outcome) -> str:
 
 def _case_json(o: Outcome) -> dict:
     res = o.result
-    extra = {k: res[k] for k in ("traceback", "torch_ops", "violations", "runs") if k in res}
+    extra = {k: res[k] for k in ("traceback", "torch_ops", "violations", "runs", "trusted_processes") if k in res}
     if o.item.probe:
         extra["probe"] = o.item.probe
         extra["probe_detail"] = res.get("probe_detail")
