@@ -79,6 +79,9 @@ def test_raising_candidate_names_the_exception_and_its_line():
     v = verify(VECADD, str(BAD / "raises.py"), quick())
     assert v.verdict == "crash"
     assert "ValueError: block size must divide n at raises.py:5" in v.cause
+    rest = v.sizes[1:]  # the probes: never run after a failure, each says why
+    assert rest and all(c["status"] == "skipped" and c["cause"] == "skipped after the crash at size small, "
+                        "float32, seed 0" for c in rest)
 
 
 def test_kernel_the_compiler_rejects_is_a_compile_error():
