@@ -61,6 +61,11 @@ def one_bench(case: tuple) -> dict:
             "note": impl.note, "eager_ms": r.points[0].impls["eager"].median_ms}
 
 
+def save(out: Path, doc: dict) -> None:
+    """Written after every step, so a run cut short still brings back what it did."""
+    (out / "adversarial.json").write_text(json.dumps(doc, indent=2, default=str))
+
+
 def markdown(doc: dict) -> str:
     """The results page from the JSON (python bench/runner/h200_adversarial.py --md adversarial.json)."""
     lines = ["| candidate | task | verdict | cases (status x count) | cause |", "|---|---|---|---|---|"]
@@ -94,20 +99,25 @@ def main() -> int:
         os.environ["PASSWISE_RUNNER_NETNS"] = "0"
         network_namespace_wrapper.cache_clear()
         doc["netns_disabled"] = "CUDA failed inside the network namespace; ran with the audit hook only"
-    start = time.monotonic()
-    with ThreadPoolExecutor(3) as pool:
-        doc["verify"] = list(pool.map(one_verify, VERIFY))
-    doc["verify_wall_s"] = round(time.monotonic() - start, 1)
-    doc["bench"] = [one_bench(c) for c in BENCH]
     import torch
     import triton
 
     doc["versions"] = {"torch": torch.__version__, "triton": triton.__version__, "python": sys.version.split()[0],
                        "device": torch.cuda.get_device_name(0)}
     doc["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    (out / "adversarial.json").write_text(json.dumps(doc, indent=2, default=str))
-    for v in doc["verify"]:
-        print(f"{v['label']:<40} {v['verdict']:<18} {v['wall_s']:>6} s  {v['cause'][:150]}")
+    doc["bench"] = []
+    for case in BENCH:  # first, alone on the GPU
+        doc["bench"].append(one_bench(case))
+        save(out, doc)
+    start = time.monotonic()
+    doc["verify"] = []
+    with ThreadPoolExecutor(3) as pool:
+        for result in pool.map(one_verify, VERIFY):
+            doc["verify"].append(result)
+            save(out, doc)
+            print(f"{result['label']:<40} {result['verdict']:<18} {result['wall_s']:>6} s", flush=True)
+    doc["verify_wall_s"] = round(time.monotonic() - start, 1)
+    save(out, doc)
     for b in doc["bench"]:
         print(f"{b['label']:<40} {b['status']} {b['method']} median {b['median_ms']} device_sync {b['device_sync_median_ms']}")
     return 0
