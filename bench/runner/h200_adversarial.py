@@ -69,7 +69,7 @@ def save(out: Path, doc: dict) -> None:
 def markdown(doc: dict) -> str:
     """The results page from the JSON (python bench/runner/h200_adversarial.py --md adversarial.json)."""
     lines = ["| candidate | task | verdict | cases (status x count) | cause |", "|---|---|---|---|---|"]
-    for v in doc["verify"]:
+    for v in doc.get("verify", []):
         counts: dict[str, int] = {}
         for c in v["cases"]:
             counts[c["status"]] = counts.get(c["status"], 0) + 1
@@ -78,7 +78,7 @@ def markdown(doc: dict) -> str:
                      f"{', '.join(f'{k} x{n}' for k, n in counts.items())} | {cause} |")
     lines += ["", "| bench (softmax, large, float16) | status | method | median ms | do_bench ms | device-sync ms | eager ms |",
               "|---|---|---|---|---|---|---|"]
-    for b in doc["bench"]:
+    for b in doc.get("bench", []):
         lines.append(f"| {b['label']} | {b['status']} | {b['method']} | {b['median_ms']} | {b['do_bench_median_ms']} | "
                      f"{b['device_sync_median_ms']} | {b['eager_ms']} |")
     return "\n".join(lines)
@@ -118,7 +118,7 @@ def main() -> int:
             print(f"{result['label']:<40} {result['verdict']:<18} {result['wall_s']:>6} s", flush=True)
     doc["verify_wall_s"] = round(time.monotonic() - start, 1)
     save(out, doc)
-    for b in doc["bench"]:
+    for b in doc.get("bench", []):
         print(f"{b['label']:<40} {b['status']} {b['method']} median {b['median_ms']} device_sync {b['device_sync_median_ms']}")
     return 0
 
