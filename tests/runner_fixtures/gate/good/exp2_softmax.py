@@ -3,7 +3,7 @@ import torch
 import triton
 import triton.language as tl
 
-LOG2E: tl.constexpr = 1.4426950408889634
+LOG2E = tl.constexpr(1.4426950408889634)
 
 
 @triton.jit
