@@ -211,6 +211,22 @@ def test_alias_map_finds_views_and_slices_of_input_storage():
     assert integrity.aliases(x.clone(), (x,)) == {}
 
 
+def test_result_that_depends_on_the_call_is_nondeterministic_when_calls_repeat():
+    # On a GPU every case runs 3 times (races); on a CPU --runs asks for it. The first call is right.
+    v = gate(VECADD, BAD / "flaky.py", seeds=2, runs=3)
+    assert v["verdict"] == "nondeterministic", v["cause"]
+    assert v["cause"].startswith("call 2 of 3 on the same inputs differs from the reference although call 1 matched")
+
+
+def test_timing_that_misses_side_stream_work_is_replaced_by_the_device_synchronised_one():
+    from diagnose.runner.timing import escaped
+
+    assert not escaped(stream_ms=0.070, device_sync_ms=0.090)   # launch + sync latency on a real kernel
+    assert not escaped(stream_ms=0.004, device_sync_ms=0.025)   # a tiny kernel: latency dominates
+    assert escaped(stream_ms=0.004, device_sync_ms=0.071)       # the kernel ran on a side stream
+    assert escaped(stream_ms=1.0, device_sync_ms=2.0)
+
+
 # --- GPU only -------------------------------------------------------------------------------------
 
 needs_gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")

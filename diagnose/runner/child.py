@@ -43,6 +43,7 @@ class WorkItem:
     probe: str | None = None      # verify: ragged | large_magnitude | task:NAME (see probes.py)
     refill: bool = False          # verify: reuse the input buffers of this size/dtype's previous case
     recall: bool = False          # verify: afterwards, new data in the same buffers and a second call
+    runs: int = 1                 # verify: calls on the same inputs that must all match (3 on a GPU)
 
     def to_json(self) -> dict:
         return asdict(self)

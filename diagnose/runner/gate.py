@@ -25,7 +25,6 @@ from .probes import ProbeNotApplicable, build
 from .watch import TorchFallbackDetected, Watch
 
 RECALL_SEED_OFFSET = 1000  # the second call's data: a seed no case of the run uses
-GPU_RUNS = 3
 
 
 def verify_case(item: Any, ctx: Any) -> dict:
@@ -47,13 +46,13 @@ def verify_case(item: Any, ctx: Any) -> dict:
         alone = judge(item, ctx, _clone(inputs), item.atol, item.rtol)
         if alone["status"] == "ok":
             return _stale(result, "on new data written into the input buffers of an earlier call")
-    if result["status"] == "mismatch" and ctx.device != "cpu" and _deterministic(ctx, item):
+    if result["status"] == "mismatch" and item.runs > 1 and _deterministic(ctx, item):
         return _retry(item, ctx, inputs, result)
     if result["status"] != "ok":
         return result
     if item.recall:
         result = _recall(item, ctx, inputs) or result
-    if result["status"] == "ok" and ctx.device != "cpu" and _deterministic(ctx, item):
+    if result["status"] == "ok" and item.runs > 1 and _deterministic(ctx, item):
         result = _repeat(item, ctx, inputs, result)
     synchronize(ctx.device)
     return result
@@ -161,23 +160,23 @@ def _deterministic(ctx: Any, item: Any) -> bool:
 
 def _repeat(item: Any, ctx: Any, inputs: tuple, first: dict) -> dict:
     """Two more calls on the same inputs: each must match the reference too."""
-    for run in range(2, GPU_RUNS + 1):
+    for run in range(2, item.runs + 1):
         again = judge(item, ctx, inputs, item.atol, item.rtol)
         if again["status"] == "mismatch":
             return {**again, "status": "nondeterministic",
-                    "cause": f"call {run} of {GPU_RUNS} on the same inputs differs from the reference although "
+                    "cause": f"call {run} of {item.runs} on the same inputs differs from the reference although "
                              f"call 1 matched: {again['cause']} (a race, or unsynchronised split-K)"}
         if again["status"] != "ok":
             return again
-    return {**first, "runs": GPU_RUNS}
+    return {**first, "runs": item.runs}
 
 
 def _retry(item: Any, ctx: Any, inputs: tuple, first: dict) -> dict:
     """A failing GPU case, called twice more: right in some calls only means it depends on the run."""
-    for run in range(2, GPU_RUNS + 1):
+    for run in range(2, item.runs + 1):
         if judge(item, ctx, inputs, item.atol, item.rtol)["status"] == "ok":
             return {**first, "status": "nondeterministic",
-                    "cause": f"call 1 of {GPU_RUNS} on the same inputs differs from the reference but call {run} "
+                    "cause": f"call 1 of {item.runs} on the same inputs differs from the reference but call {run} "
                              f"matches: {first['cause']} (a race, or unsynchronised split-K)"}
     return first
 

@@ -48,6 +48,7 @@ class VerifyOptions:
     budget_s: float | None = None   # the whole verify, besides the per-case timeout
     probes: bool = True
     sandbox: bool = True
+    runs: int | None = None         # calls per case on the same inputs; None: 3 on a GPU/NPU, 1 on CPU
 
 
 def verify(task_arg: str, candidate_arg: str, opts: VerifyOptions) -> Verdict:
@@ -111,7 +112,8 @@ def verify_items(task: TaskSpec, cand: CandidateSpec, opts: VerifyOptions) -> li
     for size in sizes:
         for dtype in dtypes:
             for seed in range(opts.seeds):
-                items.append(_item(task, cand, size, dtype, seed, refill=seed > 0, recall=opts.seeds == 1))
+                items.append(_item(task, cand, size, dtype, seed, refill=seed > 0, recall=opts.seeds == 1,
+                                   runs=opts.runs or (1 if opts.device == "cpu" else 3)))
     if opts.probes and task.kind == "task" and not task.has_check:
         for size in sizes:
             for probe in probe_names(task.meta):
