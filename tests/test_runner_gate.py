@@ -218,6 +218,17 @@ def test_result_that_depends_on_the_call_is_nondeterministic_when_calls_repeat()
     assert v["cause"].startswith("call 2 of 3 on the same inputs differs from the reference although call 1 matched")
 
 
+def test_bench_checks_the_output_of_a_timed_call():
+    from diagnose.runner.bench import BenchOptions, bench
+
+    assert gate(VECADD, BAD / "lazy_when_timed.py", seeds=2)["verdict"] == "pass"  # called alone it is right
+    report = bench(str(VECADD), str(BAD / "lazy_when_timed.py"),
+                   BenchOptions(device="cpu", compile=False, rep_ms=20, warmup_ms=2))
+    cand = report.points[0].impls["candidate"]
+    assert cand.status == "wrong_result", cand.cause
+    assert cand.cause.startswith("the output of a timed call is wrong: output 0 ")  # differs, or NaN where finite
+
+
 def test_timing_that_misses_side_stream_work_is_replaced_by_the_device_synchronised_one():
     from diagnose.runner.timing import escaped
 
