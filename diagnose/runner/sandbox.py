@@ -32,7 +32,9 @@ from .trust import Trust, where
 
 UNSHARE = ["unshare", "--user", "--map-root-user", "--net", "--"]
 SYSTEM_READ_ROOTS = ("/usr", "/lib", "/lib64", "/etc", "/proc", "/sys", "/dev", "/opt", "/bin", "/sbin")
-TOOL_NAMES = ("ptxas", "ptxas-blackwell", "cuobjdump", "nvdisasm", "ldconfig", "gcc", "cc", "clang", "g++", "c++")
+TOOL_NAMES = ("ptxas", "ptxas-blackwell", "cuobjdump", "nvdisasm", "ldconfig", "gcc", "cc", "clang", "g++", "c++",
+              # triton-ascend's compile (not run on an NPU here: verified_on_hardware is false for npu)
+              "bishengir-compile", "bishengir-hivm-compile", "ld.lld", "clang++", "ccec")
 
 
 @dataclass
@@ -167,8 +169,7 @@ def _tool_paths() -> frozenset[str]:
     found: set[str] = set()
     triton = sys.modules.get("triton")
     if triton is not None and getattr(triton, "__file__", None):
-        bindir = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
-        if bindir.is_dir():
+        for bindir in (Path(triton.__file__).parent / "backends").glob("*/bin"):
             found.update(str(p) for p in bindir.iterdir())
     for name in (*TOOL_NAMES, os.environ.get("CC") or ""):
         hit = shutil.which(name) if name else None
