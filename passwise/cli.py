@@ -104,6 +104,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="large", metavar="NAME",
                    help="with --kernel: the make_inputs size captured (default: large)")
 
+    p = sub.add_parser("serve", help="the web UI and the JSON API (/api/v1) under waitress")
+    _common(p)
+    p.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1; "
+                   "anything else needs --token)")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--token", help="required on every request (also $PASSWISE_TOKEN)")
+    p.add_argument("--threads", type=int, default=8)
+
+    p = sub.add_parser("mcp", help="the MCP server for coding agents (stdio, or --http)")
+    _common(p)
+    p.add_argument("--http", action="store_true", help="streamable HTTP at /mcp instead of stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8766)
+    p.add_argument("--token", help="with --http beyond loopback: required bearer token "
+                   "(also $PASSWISE_TOKEN)")
+
     p = sub.add_parser("sources", help="what the knowledge base holds, per source")
     _common(p)
     p = sub.add_parser("corpora", help="the shipped corpus manifests")
@@ -144,6 +160,8 @@ def _command(name: str):
     """The function behind a subcommand; diagnosis commands live apart from the KB ones."""
     if name in ("diagnose", "escalate"):
         from passwise import diagnosis_commands as module
+    elif name in ("serve", "mcp"):
+        from passwise import web_commands as module
     else:
         from passwise import commands as module
     return getattr(module, f"cmd_{name}")

@@ -1,0 +1,28 @@
+"""`passwise serve`: the app under waitress, loopback unless a token guards it."""
+
+from __future__ import annotations
+
+from web import create_app
+from web.config import WebConfig, is_loopback
+
+
+class ServeError(ValueError):
+    """A serve configuration that must not start (one sentence)."""
+
+
+def check_listen(host: str, token: str | None) -> None:
+    if not is_loopback(host) and not token:
+        raise ServeError(f"Listening on {host} serves other machines, so it needs a token: "
+                         "pass --token or set PASSWISE_TOKEN (or keep the default 127.0.0.1).")
+
+
+def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8765,
+          threads: int = 8) -> None:
+    """Serve until interrupted; refuses a non-loopback host without a token."""
+    from waitress import serve as waitress_serve
+
+    check_listen(host, config.token)
+    app = create_app(config)
+    print(f"passwise: serving {config.home} on http://{host}:{port}/", flush=True)
+    waitress_serve(app, host=host, port=port, threads=threads, ident="passwise",
+                   max_request_body_size=config.max_body_bytes * 2, clear_untrusted_proxy_headers=True)
