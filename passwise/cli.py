@@ -104,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="large", metavar="NAME",
                    help="with --kernel: the make_inputs size captured (default: large)")
 
+    from passwise.optimize_commands import add_parser as add_optimize
+
+    add_optimize(sub, _common)
+
     p = sub.add_parser("serve", help="the web UI and the JSON API (/api/v1) under waitress")
     _common(p)
     p.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1; "
@@ -160,6 +164,8 @@ def _command(name: str):
     """The function behind a subcommand; diagnosis commands live apart from the KB ones."""
     if name in ("diagnose", "escalate"):
         from passwise import diagnosis_commands as module
+    elif name == "optimize":
+        from passwise import optimize_commands as module
     elif name in ("serve", "mcp"):
         from passwise import web_commands as module
     else:
