@@ -57,7 +57,9 @@ class Job:
 
 def task_names(config: WebConfig) -> list[str]:
     """Tasks a submitted kernel can be launched through (folders with a task.py)."""
-    root = config.kernels_dir or ROOT / "kernels"
+    from diagnose.runner.tasks import kernels_dir
+
+    root = config.kernels_dir or kernels_dir()
     return sorted(p.parent.name for p in root.glob("*/task.py") if TASK_NAME.match(p.parent.name))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
@@ -32,7 +34,7 @@ def register(server: FastMCP, house: House, jobs: JobQueue) -> None:
     @server.tool(annotations=ToolAnnotations(readOnlyHint=True, destructiveHint=False,
                                              idempotentHint=True, openWorldHint=False))
     async def escalate_symptom(symptom: str, pass_name: str | None = None,
-                               backend: str = "cuda", k: int = 5) -> dict:
+                               backend: str = "cuda", k: int = 5) -> dict[str, Any]:
         """Tier 4 as a service: from an IR symptom (an id such as scalar-global-loads, or a
         sentence describing what the IR shows) and optionally the pass it is attributed to, the
         compiler passages that decide it, the deciding condition and the rewrite family that
@@ -44,7 +46,7 @@ def register(server: FastMCP, house: House, jobs: JobQueue) -> None:
         if not 1 <= k <= 20:
             raise BadRequest("k must be from 1 to 20.")
 
-        def answer() -> dict:
+        def answer() -> dict[str, Any]:
             with house.query_lock:
                 return tier4.escalate(house.kb, house.registry(), symptom=symptom,
                                       pass_name=pass_name or None, backend=backend,

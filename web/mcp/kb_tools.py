@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.types import ToolAnnotations
 
@@ -45,7 +47,7 @@ def register(server: FastMCP, house: House, on_refresh) -> None:
 
     @server.tool(annotations=ToolAnnotations(readOnlyHint=False, destructiveHint=False,
                                              idempotentHint=True, openWorldHint=True))
-    async def refresh_index(ctx: Context) -> dict:
+    async def refresh_index(ctx: Context) -> dict[str, Any]:
         """Bring every indexed source to its newest version (only changed files are
         re-indexed) and rebuild the pass registry; pass resources are re-listed after."""
         import anyio
