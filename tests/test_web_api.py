@@ -78,6 +78,7 @@ def test_runs_read_the_run_folder(web_server):
     runs = get(web_server, "/api/v1/runs").json()
     assert runs[0]["run_id"] == web_server["run_id"] and runs[0]["best_vs_input"] == 1.31
     rounds = get(web_server, f"/api/v1/runs/{web_server['run_id']}").json()["rounds"]
+    assert rounds[1]["roofline_ms"] == pytest.approx(0.0082)
     assert [(r["number"], r["parent"], r["verdict"]) for r in rounds] == [
         (0, None, "baseline"), (1, 0, "accepted"), (2, 1, "rejected")]
 

@@ -80,7 +80,9 @@ def write_run(runs: Path, kernel: str) -> str:
         "rounds/01/round.json": {"round": 1, "parent": 0},
         "rounds/01/proposal.json": {"proposer": "rules", "family": "add-divisibility-hints",
                                     "transformation": "add_contiguity_hints"},
-        "rounds/01/diagnosis.json": {"tiers": [], "conclusion": {
+        "rounds/01/diagnosis.json": {"tiers": [{"tier": 2, "findings": [{
+            "kind": "roofline", "evidence": {"hotspot": True, "floor_us": 8.2}}]}],
+            "conclusion": {
             "passes": ["tritongpu-coalesce"], "rewrite_family": "add-divisibility-hints"}},
         "rounds/01/passages.json": [{"path": "lib/Dialect/TritonGPU/Transforms/Coalesce.cpp",
                                      "start_line": 1, "end_line": 40, "repo": "fixture",

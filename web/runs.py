@@ -102,13 +102,14 @@ def read_round(folder: Path) -> Round:
 
 
 def _roofline_ms(diagnosis: dict) -> float | None:
-    """The floor tier 2 measured for the hotspot, when the diagnosis climbed that far."""
+    """The roofline time tier 2 measured for the hotspot size (its `floor_us`), when the
+    diagnosis climbed that far (docs/profiling.md)."""
     for tier in diagnosis.get("tiers", []):
         for f in tier.get("findings", []) if tier.get("tier") == 2 else []:
             ev = f.get("evidence") or {}
-            for key in ("floor_ms", "roofline_ms", "bound_ms"):
-                if isinstance(ev.get(key), int | float):
-                    return float(ev[key])
+            if f.get("kind") in ("roofline", "launch-bound") and ev.get("hotspot") \
+                    and isinstance(ev.get("floor_us"), int | float):
+                return float(ev["floor_us"]) / 1000.0
     return None
 
 
