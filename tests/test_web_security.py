@@ -115,7 +115,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
 BODIES = st.one_of(JSON, st.fixed_dictionaries({}, optional={
     "symptom": JSON, "pass": JSON, "backend": JSON, "k": JSON, "source": JSON,
     "task": JSON, "max_tier": JSON}))
-FUZZ = settings(max_examples=25, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=25, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,10 @@ from kb.search import Filters, KnowledgeBase, open_kb
 from web.config import WebConfig
 
 MAX_QUERY_CHARS = 500
+# One search fetches this many hits, so the first pages of a query come from one retrieval;
+# fusion ranks every candidate of both lists before truncating, so this does not move ranks.
+WINDOW = 51
+CACHE_ENTRIES = 256
 CHUNK_ID = re.compile(r"^[0-9a-f]{24}$")
 _ANALYSIS = re.compile(r"\b[A-Z]\w*Analysis\b")
 
@@ -55,8 +60,12 @@ class House:
         self._kb: KnowledgeBase | None = None
         self._registry: tuple[float, PassRegistry] | None = None
         self._lock = threading.Lock()
-        # The embedder and Chroma client are shared by waitress' threads; one query at a time.
+        # Store reads that page through results (pass chunks, citations) take turns; searches
+        # run side by side (the embedder serialises its own tokenizer).
         self.query_lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        # Searches by (query, filters, mode, index generation): a refresh invalidates them all.
+        self._searches: OrderedDict[tuple, list[dict]] = OrderedDict()
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -86,12 +95,23 @@ class House:
         flt = Filters(backend=backend or None, kind=kind or None, repo=source or None,
                       pass_=pass_ or None)
         want = page * per_page + 1
-        with self.query_lock:
-            hits = self.kb.search(query, k=want, filters=flt, mode=mode)
+        hits = self._cached_search(query, flt, mode, max(want, WINDOW))
         shown = hits[(page - 1) * per_page: page * per_page]
         return SearchPage(query, {"backend": backend, "kind": kind, "source": source,
-                                  "pass": pass_}, page, per_page,
-                          [h.to_json() for h in shown], len(hits) >= want)
+                                  "pass": pass_}, page, per_page, shown, len(hits) >= want)
+
+    def _cached_search(self, query: str, flt: Filters, mode: str, k: int) -> list[dict]:
+        key = (query, tuple(flt.as_dict().items()), mode, k, self.kb.store.generation)
+        with self._cache_lock:
+            if key in self._searches:
+                self._searches.move_to_end(key)
+                return self._searches[key]
+        hits = [h.to_json() for h in self.kb.search(query, k=k, filters=flt, mode=mode)]
+        with self._cache_lock:
+            self._searches[key] = hits
+            while len(self._searches) > CACHE_ENTRIES:
+                self._searches.popitem(last=False)
+        return hits
 
     def chunk(self, chunk_id: str) -> Chunk:
         """A chunk by its id: the only way a file's text reaches a page."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import Markup
 from pygments import highlight
@@ -19,6 +20,11 @@ LEXERS = {"cpp": "cpp", "c": "c", "python": "python", "tablegen": "text", "mlir"
 def code_html(text: str, language: str = "", first_line: int = 1,
               marked: set[int] | None = None) -> Markup:
     """Highlighted `text`, numbered from `first_line`, with `marked` (absolute) lines lit."""
+    return _highlight(text, language, first_line, frozenset(marked or ()))
+
+
+@lru_cache(maxsize=2048)
+def _highlight(text: str, language: str, first_line: int, marked: frozenset[int]) -> Markup:
     try:
         lexer = get_lexer_by_name(LEXERS.get(language, language or "text"))
     except ClassNotFound:

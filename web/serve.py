@@ -22,7 +22,18 @@ def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8765,
     from waitress import serve as waitress_serve
 
     check_listen(host, config.token)
+    _one_torch_thread()
     app = create_app(config)
     print(f"passwise: serving {config.home} on http://{host}:{port}/", flush=True)
     waitress_serve(app, host=host, port=port, threads=threads, ident="passwise",
                    max_request_body_size=config.max_body_bytes * 2, clear_untrusted_proxy_headers=True)
+
+
+def _one_torch_thread() -> None:
+    """Requests run side by side on waitress' threads; a query embedding is small, and torch's
+    intra-op threads would only fight each other (and the index) for the same cores."""
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.set_num_threads(1)
