@@ -43,7 +43,14 @@ def web_server(web_home):
     config = WebConfig(home=web_home["home"], corpus_set="default",
                        kernels_dir=web_home["kernels"], job_timeout_s=120)
     server = create_server(create_app(config), host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):  # the socket closed under the loop at teardown
+            pass
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     yield {**web_home, "url": f"http://127.0.0.1:{server.effective_port}", "config": config}
     server.close()

@@ -141,3 +141,33 @@ def test_fuzz_post_routes_never_answer_5xx(web_server, route, body):
     assert r.status_code < 500, (route, body, r.text[:300])
     if r.status_code >= 400:
         assert r.json()["error"]
+
+
+HOSTILE_KERNEL = """import triton
+import triton.language as tl
+
+
+@triton.jit(do_not_specialize=["stride"])
+def add_kernel(x_ptr, out_ptr, n, stride, BLOCK: tl.constexpr):
+    # </textarea><script>alert('k')</script>
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs * stride, mask=m), mask=m)
+"""
+
+
+def test_script_in_a_submitted_kernel_is_escaped_in_the_diff_of_its_diagnosis(web_server):
+    import time
+
+    url = web_server["url"]
+    job = requests.post(url + "/api/v1/diagnoses", json={"source": HOSTILE_KERNEL, "max_tier": 1},
+                        timeout=30).json()
+    deadline = time.time() + 120
+    while job["state"] in ("queued", "running") and time.time() < deadline:
+        time.sleep(0.5)
+        job = requests.get(f"{url}/api/v1/jobs/{job['id']}", timeout=30).json()
+    assert job["state"] == "done", job
+    page = requests.get(f"{url}/diagnoses/{job['diagnosis']}", timeout=30).text
+    assert 'id="rewrite-diff"' in page  # the kernel's own lines are on the page
+    assert "&lt;script&gt;alert" in page and "<script>alert" not in page
+    assert "</textarea><script>" not in page
