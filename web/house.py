@@ -164,6 +164,13 @@ class House:
         return list(out.values())[:limit]
 
     # -- sources and diagnoses -------------------------------------------------------
+    def source_names(self) -> list[str]:
+        """Names of the indexed sources (no chunk counts: cheap enough for every page)."""
+        try:
+            return [r["name"] for r in indexed_sources(self.kb)]
+        except KBError:
+            return []
+
     def sources(self) -> list[dict]:
         """`passwise sources --json` with each source's chunk count and last refresh."""
         with self.query_lock:

@@ -26,7 +26,8 @@ def page():
         for hit in result.hits:
             hit["html"] = code_html(chunk_body(hit["text"]), hit["language"], hit["start_line"])
     return render_template("search.html", q=q, filters=filters, result=result,
-                           backends=BACKENDS, kinds=KINDS, prev_url=_page_url(q, filters, result, -1),
+                           backends=BACKENDS, kinds=KINDS, sources=house().source_names(),
+                           prev_url=_page_url(q, filters, result, -1),
                            next_url=_page_url(q, filters, result, +1))
 
 
