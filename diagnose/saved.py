@@ -1,5 +1,5 @@
 """Saved diagnoses under PASSWISE_HOME/diagnoses/: the JSON the CLI writes, the IR stages its
-symptoms were seen in (a sidecar `<name>.ir.json`), and reading them back by name."""
+symptoms were seen in (`diagnoses/stages/<name>.json`), and reading them back by name."""
 
 from __future__ import annotations
 
@@ -41,6 +41,10 @@ def diagnoses_dir(home: Path) -> Path:
     return Path(home) / "diagnoses"
 
 
+def stages_path(home: Path, name: str) -> Path:
+    return diagnoses_dir(home) / "stages" / f"{name}.json"
+
+
 def save_diagnosis(diagnosis: Diagnosis, home: Path, stages: dict[str, Any] | None = None,
                    out: Path | None = None) -> list[Path]:
     """Write the JSON to `out` (if given) and to diagnoses/<target>-<UTC stamp>.json, and the
@@ -54,7 +58,9 @@ def save_diagnosis(diagnosis: Diagnosis, home: Path, stages: dict[str, Any] | No
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     if stages:
-        kept.with_suffix(".ir.json").write_text(json.dumps(stages), encoding="utf-8")
+        sidecar = stages_path(home, kept.stem)
+        sidecar.parent.mkdir(parents=True, exist_ok=True)
+        sidecar.write_text(json.dumps(stages), encoding="utf-8")
     return paths
 
 
@@ -96,7 +102,7 @@ def list_saved(home: Path) -> list[SavedDiagnosis]:
     """Every readable saved diagnosis, newest first; unreadable files are left out."""
     rows = []
     for path in diagnoses_dir(home).glob("*.json"):
-        if path.name.endswith(".ir.json") or not NAME.match(path.stem):
+        if not NAME.match(path.stem):
             continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -112,7 +118,7 @@ def list_saved(home: Path) -> list[SavedDiagnosis]:
 
 def load_saved(home: Path, name: str) -> tuple[Diagnosis, dict[str, Any]]:
     """The diagnosis called `name` and its stage sidecar ({} when there is none)."""
-    if not NAME.match(name or "") or name.endswith(".ir"):
+    if not NAME.match(name or ""):
         raise SavedDiagnosisError(f"{name!r} is not the name of a saved diagnosis.")
     path = diagnoses_dir(home) / f"{name}.json"
     try:
@@ -121,7 +127,7 @@ def load_saved(home: Path, name: str) -> tuple[Diagnosis, dict[str, Any]]:
         raise SavedDiagnosisError(f"No saved diagnosis is called {name!r}.") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SavedDiagnosisError(f"The saved diagnosis {name!r} cannot be read ({exc}).") from None
-    sidecar = path.with_suffix(".ir.json")
+    sidecar = stages_path(home, name)
     try:
         stages = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.exists() else {}
     except (OSError, ValueError):

@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "specialisation (divisibility by 16, ==1) depends on it, so pick the "
                         "size you care about (default: large)")
     p.add_argument("--out", metavar="FILE", help="also write the diagnosis JSON here")
+    p.add_argument("--progress", action="store_true", help="one line on stderr as each tier "
+                   "starts (what the web UI's diagnose jobs show)")
 
     p = sub.add_parser("escalate", help="tier 4 as a service: from an IR symptom to the compiler "
                        "passages that explain it and a rewrite family")

@@ -31,7 +31,7 @@ def cmd_diagnose(args: argparse.Namespace, s: Settings) -> int:
     record of why is still printed and kept."""
     try:
         ctx = _context(args, s)
-        diagnosis = diagnose(ctx, progress=None if s.quiet else _progress)
+        diagnosis = diagnose(ctx, progress=_progress if args.progress else None)
     except (DiagnosisError, TriageError, RunnerError) as exc:
         raise KBError(str(exc)) from None  # cli.main prints it as one sentence
     saved = _save(diagnosis, args.out, s.home, symptom_stages(ctx.capture, diagnosis))

@@ -143,7 +143,7 @@ def command(job: Job, kernel: Path, config: WebConfig) -> list[str]:
     """The `passwise diagnose` command line of a job."""
     target = [job.task, "--candidate", str(kernel)] if job.task else [str(kernel)]
     return [config.python, "-m", "passwise", "diagnose", *target, "--backend", job.backend,
-            "--max-tier", str(job.max_tier), "--home", str(config.home),
+            "--max-tier", str(job.max_tier), "--home", str(config.home), "--progress",
             "--out", str(kernel.with_name("diagnosis.json"))]
 
 

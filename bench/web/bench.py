@@ -197,7 +197,38 @@ def main() -> None:
               "scenarios": scenarios}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
+    args.out.with_suffix(".md").write_text(markdown(report))
     print(json.dumps(report, indent=2))
+
+
+def markdown(r: dict) -> str:
+    """The committed summary: one row per scenario and route, with the machine's state."""
+    m, v = r["machine"], r["versions"]
+    lines = [f"# Web and API search latency ({r['date'][:10]})", "",
+             f"`python bench/web/bench.py --home {r['home']} --clients {r['clients']} "
+             f"--requests {r['requests']}`: `passwise serve` (waitress, {r['waitress_threads']} "
+             f"threads) on an index of {r['index']['chunks']} chunks "
+             f"({', '.join(f'{k} {n}' for k, n in r['index']['sources'].items())}), "
+             f"{r['clients']} concurrent clients, search page (`/search`) and API "
+             "(`/api/v1/search`) requests mixed at random.", "",
+             "| scenario | route | requests | p50 ms | p95 ms | p99 ms | max ms | errors | req/s |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, sc in r["scenarios"].items():
+        for route in ROUTES:
+            x = sc[route]
+            lines.append(f"| {name} | {route} | {x['n']} | {x['p50_ms']} | {x['p95_ms']} | "
+                         f"{x['p99_ms']} | {x['max_ms']} | {x['errors']} | {sc['throughput_rps']} |")
+    lines += ["", "- **distinct**: every request a new question (no search-cache hit): the cost "
+              "of a real retrieval (query embedding, Chroma HNSW, BM25, fusion) per request.",
+              "- **repeated**: the 40 listed questions again and again, pages 1-2: what a team "
+              "paging through shared results sees (the server's search cache answers repeats).",
+              "", f"Machine: {m['cpus']} CPUs ({m['cpu']}), {m['mem_gib']} GiB, Linux "
+              f"{m['kernel']}. Versions: " + ", ".join(f"{k} {x}" for k, x in v.items()) + ".",
+              f"Load average (1/5/15 min) before: {r['load_before']}, after: {r['load_after']}; "
+              f"busiest processes before: {', '.join(r['busiest_processes_before'][:4])}.",
+              f"Server start {r['server_start_s']} s; first query {r['first_query_s']} s "
+              "(loads the embedder and the lexical index)."]
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
