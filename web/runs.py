@@ -124,7 +124,10 @@ def chart_data(run: dict[str, Any]) -> dict[str, Any]:
     """Series for the timing chart: the kernel per round, torch.compile and the roofline."""
     rounds = run["rounds"]
     xs = [r.number for r in rounds]
-    kernel = [r.kernel_ms if r.kernel_ms is not None else r.parent_ms for r in rounds]
+    kernel, last = [], None
+    for r in rounds:  # a round that timed nothing leaves its parent's kernel in place
+        last = r.kernel_ms if r.kernel_ms is not None else (r.parent_ms or last)
+        kernel.append(last)
     compile_ms = run["summary"].get("compile_ms")
     roof = next((r.roofline_ms for r in rounds if r.roofline_ms), None)
     return {"x": xs, "kernel_ms": kernel, "compile_ms": [compile_ms] * len(xs),
