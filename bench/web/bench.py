@@ -160,7 +160,7 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=400)
     ap.add_argument("--threads", type=int, default=8, help="waitress worker threads")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--scenarios", default="distinct,repeated")
+    ap.add_argument("--scenarios", default="one-client,distinct,repeated")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "web-bench.json")
     args = ap.parse_args()
     queries = [q for q in (ROOT / "bench/web/queries.txt").read_text().splitlines() if q]
@@ -178,9 +178,12 @@ def main() -> None:
         before, busy = load(), busy_processes()
         scenarios = {}
         for n, name in enumerate(args.scenarios.split(",")):
+            clients, total = (1, args.requests // 5) if name == "one-client" else \
+                (args.clients, args.requests)
+            plan = plan_for("distinct" if name == "one-client" else name, queries, total,
+                            args.seed + n + (100 if name == "one-client" else 0))
             t1 = time.perf_counter()
-            results = run_clients(base, plan_for(name, queries, args.requests, args.seed + n),
-                                  args.clients)
+            results = run_clients(base, plan, clients)
             scenarios[name] = summarize(results, time.perf_counter() - t1)
             scenarios[name]["load_after"] = load()
         after = load()
@@ -218,7 +221,9 @@ def markdown(r: dict) -> str:
             x = sc[route]
             lines.append(f"| {name} | {route} | {x['n']} | {x['p50_ms']} | {x['p95_ms']} | "
                          f"{x['p99_ms']} | {x['max_ms']} | {x['errors']} | {sc['throughput_rps']} |")
-    lines += ["", "- **distinct**: every request a new question (no search-cache hit): the cost "
+    lines += ["", "- **one-client**: one client, new questions one after another: the latency of "
+              "a single retrieval with no queueing (requests/5 requests).",
+              "- **distinct**: every request a new question (no search-cache hit): the cost "
               "of a real retrieval (query embedding, Chroma HNSW, BM25, fusion) per request.",
               "- **repeated**: the 40 listed questions again and again, pages 1-2: what a team "
               "paging through shared results sees (the server's search cache answers repeats).",
