@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ MAX_QUERY_CHARS = 500
 # fusion ranks every candidate of both lists before truncating, so this does not move ranks.
 WINDOW = 51
 CACHE_ENTRIES = 256
+GENERATION_TTL_S = 1.0
 CHUNK_ID = re.compile(r"^[0-9a-f]{24}$")
 _ANALYSIS = re.compile(r"\b[A-Z]\w*Analysis\b")
 
@@ -66,6 +68,8 @@ class House:
         self._cache_lock = threading.Lock()
         # Searches by (query, filters, mode, index generation): a refresh invalidates them all.
         self._searches: OrderedDict[tuple, list[dict]] = OrderedDict()
+        self._generation: tuple[float, int] = (float("-inf"), 0)
+        self._source_names: tuple[int, list[str]] = (-1, [])
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -100,8 +104,16 @@ class House:
         return SearchPage(query, {"backend": backend, "kind": kind, "source": source,
                                   "pass": pass_}, page, per_page, shown, len(hits) >= want)
 
+    def generation(self) -> int:
+        """The index's write generation, read at most once a second (a refresh is seen within
+        a second; a cache hit does not pay a store read)."""
+        now = time.monotonic()
+        if now - self._generation[0] > GENERATION_TTL_S:
+            self._generation = (now, self.kb.store.generation)
+        return self._generation[1]
+
     def _cached_search(self, query: str, flt: Filters, mode: str, k: int) -> list[dict]:
-        key = (query, tuple(flt.as_dict().items()), mode, k, self.kb.store.generation)
+        key = (query, tuple(flt.as_dict().items()), mode, k, self.generation())
         with self._cache_lock:
             if key in self._searches:
                 self._searches.move_to_end(key)
@@ -165,9 +177,13 @@ class House:
 
     # -- sources and diagnoses -------------------------------------------------------
     def source_names(self) -> list[str]:
-        """Names of the indexed sources (no chunk counts: cheap enough for every page)."""
+        """Names of the indexed sources, re-read when the index changes (every search page
+        lists them)."""
         try:
-            return [r["name"] for r in indexed_sources(self.kb)]
+            gen = self.generation()
+            if self._source_names[0] != gen:
+                self._source_names = (gen, [r["name"] for r in indexed_sources(self.kb)])
+            return self._source_names[1]
         except KBError:
             return []
 
@@ -194,7 +210,7 @@ class House:
             report = refresh(kb, mirrors=parse_mirrors(self.config.mirrors),
                              progress=Progress(quiet=True),
                              on_snapshot=lambda snap, _v: save_source_registry(kb, snap))
-        self._registry = None
+        self._registry, self._generation = None, (float("-inf"), 0)
         return report.to_json()
 
     def diagnoses(self) -> list[dict]:

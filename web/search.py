@@ -11,6 +11,7 @@ from web.pages import house, int_arg, or_abort
 from web.render import chunk_body, code_html
 
 bp = Blueprint("search", __name__)
+PREVIEW_LINES = 24
 
 
 @bp.get("/search")
@@ -23,8 +24,7 @@ def page():
         result = or_abort(house().search, q, backend=filters["backend"], kind=filters["kind"],
                           source=filters["source"], pass_=filters["pass"],
                           page=int_arg(args.get("page"), 1, "page"))
-        for hit in result.hits:
-            hit["html"] = code_html(chunk_body(hit["text"]), hit["language"], hit["start_line"])
+        result.hits = [_with_preview(h) for h in result.hits]
     return render_template("search.html", q=q, filters=filters, result=result,
                            backends=BACKENDS, kinds=KINDS, sources=house().source_names(),
                            prev_url=_page_url(q, filters, result, -1),
@@ -37,6 +37,14 @@ def _page_url(q: str, filters: dict, result, step: int) -> str | None:
         return None
     params = {"q": q, **{k: v for k, v in filters.items() if v}, "page": result.page + step}
     return url_for("search.page") + "?" + urlencode(params)
+
+
+def _with_preview(hit: dict) -> dict:
+    """The hit with its first PREVIEW_LINES highlighted (the chunk page shows all of it)."""
+    lines = chunk_body(hit["text"]).splitlines()
+    more = max(0, len(lines) - PREVIEW_LINES)
+    html = code_html("\n".join(lines[:PREVIEW_LINES]), hit["language"], hit["start_line"])
+    return {**hit, "html": html, "more_lines": more}
 
 
 @bp.get("/chunk/<chunk_id>")

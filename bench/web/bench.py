@@ -57,6 +57,12 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q / 100 * (len(xs) - 1))))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the server process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
@@ -182,9 +188,13 @@ def main() -> None:
                 (args.clients, args.requests)
             plan = plan_for("distinct" if name == "one-client" else name, queries, total,
                             args.seed + n + (100 if name == "one-client" else 0))
-            t1 = time.perf_counter()
+            t1, c1 = time.perf_counter(), cpu_seconds(proc.pid)
             results = run_clients(base, plan, clients)
-            scenarios[name] = summarize(results, time.perf_counter() - t1)
+            wall = time.perf_counter() - t1
+            scenarios[name] = summarize(results, wall)
+            used = cpu_seconds(proc.pid) - c1
+            scenarios[name]["server_cpu_ms_per_request"] = round(1000 * used / len(results), 1)
+            scenarios[name]["server_cores_busy"] = round(used / wall, 2)
             scenarios[name]["load_after"] = load()
         after = load()
     finally:
@@ -221,6 +231,10 @@ def markdown(r: dict) -> str:
             x = sc[route]
             lines.append(f"| {name} | {route} | {x['n']} | {x['p50_ms']} | {x['p95_ms']} | "
                          f"{x['p99_ms']} | {x['max_ms']} | {x['errors']} | {sc['throughput_rps']} |")
+    lines += ["", "| scenario | server CPU per request (ms) | server cores busy (of 2) |",
+              "|---|---|---|"]
+    lines += [f"| {name} | {sc['server_cpu_ms_per_request']} | {sc['server_cores_busy']} |"
+              for name, sc in r["scenarios"].items()]
     lines += ["", "- **one-client**: one client, new questions one after another: the latency of "
               "a single retrieval with no queueing (requests/5 requests).",
               "- **distinct**: every request a new question (no search-cache hit): the cost "
