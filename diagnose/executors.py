@@ -214,7 +214,9 @@ class QueueExecutor:
                        "task_dir": str(call.task_dir), "candidate": str(call.candidate)}}
             path = self.folder / "jobs" / f"{call.digest()}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(job, indent=2))
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # a driver never reads half a job
+            tmp.write_text(json.dumps(job, indent=2))
+            os.replace(tmp, path)
 
 
 def make_executor(spec: str, python: str | None = None) -> LocalExecutor | CommandExecutor | QueueExecutor:

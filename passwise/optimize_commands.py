@@ -63,6 +63,8 @@ def cmd_optimize(args: argparse.Namespace, s: Settings) -> int:
         print(f"best: round {summary['best_round']}, {summary['best_vs_input']:.2f}x the input"
               + (" (Triton interpreter timing: not a kernel speed)" if summary["interpreter_only"] else ""))
         print(f"kernel: {record.path / 'best.py'}\ndiff:   {record.path / 'best.diff'}")
+        diff = (record.path / "best.diff").read_text(encoding="utf-8")
+        print(diff if diff else "(no change was accepted: best.py is the input)")
     return 0 if summary["status"] != "stopped" or summary["rounds_done"] > 0 else 1
 
 
@@ -109,7 +111,8 @@ def _loop(record, args: argparse.Namespace, s: Settings):
     rs = record.settings
     diagnoser = make_diagnoser(Path(rs["task_path"]), rs["backend"], args.max_tier, rs["size"],
                                _open_kb(s), python_cuda=s.python_cuda, home=s.home)
-    return Loop(record, diagnoser, _proposer(rs, s), make_executor(rs["executor"]))
+    return Loop(record, diagnoser, _proposer(rs, s), make_executor(rs["executor"]),
+                speculate=rs["executor"].startswith("queue:"))
 
 
 def _proposer(rs: dict, s: Settings):

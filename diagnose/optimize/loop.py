@@ -82,7 +82,7 @@ class Loop:
             if not self.speculate or self.s["rounds"] < 1:
                 raise
             try:
-                self._round(1)
+                self._round(1, speculative=True)
             except Pending as more:
                 raise Pending(wait.queue, wait.keys + more.keys) from None
             raise
@@ -115,7 +115,7 @@ class Loop:
                              kernel_ms=_mean([t.median_ms for t in ms]))
 
     # ------------------------------------------------------------ round k
-    def _round(self, number: int) -> RoundDir:
+    def _round(self, number: int, speculative: bool = False) -> RoundDir:
         rd = self.record.new_round(number)
         if rd.complete:
             return rd
@@ -123,7 +123,9 @@ class Loop:
         if not rd.has("round.json"):
             rd.write("round.json", {"round": number, "parent": parent.number,
                                     "parent_sha256": sha256(parent.text("kernel.py")), "started": now()})
-        diagnosis = self._diagnosis(rd, parent)
+        diagnosis = self._diagnosis(rd, parent, keep_inconclusive=not speculative)
+        if diagnosis is None:
+            return rd  # inconclusive without the parent's timings: diagnose again once they are in
         if diagnosis.get("verdict") != "concluded":
             return self._verdict(rd, "inconclusive", f"the ladder is inconclusive: {diagnosis.get('reason', '')}")
         proposal = self._proposal(rd, parent, diagnosis)
@@ -138,15 +140,19 @@ class Loop:
         good = [r for r in self.record.rounds() if r.number < number and r.verdict in ("baseline", "accepted")]
         return good[-1] if good else self.record.rounds()[0]  # round 0 still waiting: speculative
 
-    def _diagnosis(self, rd: RoundDir, parent: RoundDir) -> dict:
+    def _diagnosis(self, rd: RoundDir, parent: RoundDir, keep_inconclusive: bool = True) -> dict | None:
         if rd.has("diagnosis.json"):
             return rd.read("diagnosis.json")
         # A rejected round leaves the parent as it was: its diagnosis is the same evidence again.
         same = [r for r in self.record.rounds() if r.number < rd.number and r.has("diagnosis.json")
                 and r.read("round.json")["parent"] == parent.number]
-        self.progress(f"[{self.s['target']}] round {rd.number}: diagnosing round {parent.number}'s kernel")
-        diagnosis = same[-1].read("diagnosis.json") if same else self.diagnose(
-            parent.path / "kernel.py", self._bench_file(parent))
+        if same:
+            diagnosis = same[-1].read("diagnosis.json")
+        else:
+            self.progress(f"[{self.s['target']}] round {rd.number}: diagnosing round {parent.number}'s kernel")
+            diagnosis = self.diagnose(parent.path / "kernel.py", self._bench_file(parent))
+        if diagnosis.get("verdict") != "concluded" and not keep_inconclusive:
+            return None
         rd.write("diagnosis.json", diagnosis)
         return diagnosis
 
@@ -180,8 +186,10 @@ class Loop:
     def _round_calls(self, rd: RoundDir, parent: RoundDir, ids: list[str]) -> list[RunnerCall]:
         calls = [self._call(rd, f"verify-{i}", "verify", rd.path / f"candidates/{i}.py", order=n)
                  for n, i in enumerate(ids)]
-        # The parent is verified again beside its challengers: every kept kernel is re-verified.
-        calls.append(self._call(rd, "verify-parent", "verify", parent.path / "kernel.py", order=len(ids)))
+        # On a device the parent is verified again beside its challengers, so every kept kernel
+        # is re-verified in the session that times it last (the interpreter gives nothing new).
+        if self.s["device"] != "cpu":
+            calls.append(self._call(rd, "verify-parent", "verify", parent.path / "kernel.py", order=len(ids)))
         order = len(ids) + 1
         for r in range(self.s["noise"]["repeats"]):
             tag = f"{self.record.run_id}/{rd.number}/{r}"
@@ -208,7 +216,10 @@ class Loop:
             opts += [] if compile_ and device != "cpu" else ["--no-compile"]
             if device != "cpu":
                 opts += ["--warmup-ms", "10", "--rep-ms", "50"]
-        return RunnerCall(key, command, self.task_dir, kernel, opts, after=after, order=order, tag=tag)
+        # The tag makes each round's calls its own: a parent re-verified in a later round is run
+        # again, not answered from an earlier session's result.
+        return RunnerCall(key, command, self.task_dir, kernel, opts, after=after, order=order,
+                          tag=tag or f"{self.record.run_id}/{rd.number}")
 
     def _execute(self, rd: RoundDir, calls: list[RunnerCall]) -> dict[str, dict]:
         done = {c.key: a for c in calls if (a := rd.runner_answer(c.key)) is not None}
@@ -246,6 +257,7 @@ class Loop:
             pairs = [(p, c) for p, c in zip(parent, mine, strict=True) if p and c]
             bound = ratio_bound([p for p, _ in pairs], [c for _, c in pairs]) if pairs else None
             cands[i] = {"verdict": v.get("verdict", "error"), "cause": v.get("cause") or v.get("error"),
+                        "bench_cause": _bench_cause([answers.get(f"bench-{i}-r{r}") for r in reps]),
                         "ms": [c.median_ms for _, c in pairs], **(bound.to_json() if bound else
                                                                  {"ratio": None, "lower": None, "upper": None})}
         timed = [i for i in ids if cands[i]["verdict"] == "pass" and cands[i]["lower"] is not None]
@@ -260,7 +272,8 @@ class Loop:
         cands = timings["candidates"]
         if best is None:
             first = next(iter(cands.values()))
-            why = "; ".join(f"{i}: {c['verdict']}" + (f" ({c['cause']})" if c["cause"] else "")
+            why = "; ".join(f"{i}: {c['verdict']}" + (f" ({c['cause']})" if c["verdict"] != "pass" and c["cause"] else "")
+                            + (f", not timed ({c['bench_cause']})" if c.get("bench_cause") else "")
                             for i, c in cands.items())
             return self._verdict(rd, "rejected", f"no candidate verified and timed: {why}"[:2000],
                                  candidate=next(iter(cands)), cand=first)
@@ -317,6 +330,7 @@ class Loop:
                 "input_ms": _mean(t0.get("parent_ms") or []), "best_ms": latest["ms"],
                 "compile_ms": latest["compile_ms"], "eager_ms": latest["eager_ms"],
                 "best_reverified": latest["verify"], "measured_in_round": latest.get("round"),
+                "best_roofline": latest["roofline"],
                 "tokens": tokens, "interpreter_only": bool(t0.get("interpreter_only"))}
 
     def _latest(self, number: int, verdict: dict) -> dict:
@@ -334,9 +348,11 @@ class Loop:
             bench, ver = f"bench-{key}-r0", f"verify-{key}"
             comp = rd.runner_answer("bench-kernel-r0" if number == 0 else "bench-parent-r0")
         else:
-            return {"ms": None, "compile_ms": None, "eager_ms": None, "verify": None}
-        t = _timing(rd.runner_answer(bench), self.s["size"])
+            return {"ms": None, "compile_ms": None, "eager_ms": None, "verify": None, "roofline": {}}
+        answer = rd.runner_answer(bench)
+        t = _timing(answer, self.s["size"])
         return {"ms": t.median_ms if t else None, "compile_ms": _compile_ms(comp, self.s["size"]),
+                "roofline": _roofline(answer, self.s["size"]),
                 "eager_ms": _impl_ms(comp, self.s["size"], "eager"),
                 "verify": (rd.runner_answer(ver) or {}).get("verdict"), "round": rd.number}
 
@@ -369,6 +385,25 @@ def _impl_ms(answer: dict | None, size: str, impl: str) -> float | None:
         if p.get("size") == size and c.get("status") == "ok":
             return c.get("median_ms")
     return None
+
+
+def _bench_cause(answers: list[dict | None]) -> str | None:
+    """Why a verified candidate has no timing: the runner's cause, or the executor's error."""
+    for a in answers:
+        if a and a.get("error"):
+            return a["error"]
+        for p in (a or {}).get("points", []):
+            c = (p.get("impls") or {}).get("candidate") or {}
+            if c.get("status") not in (None, "ok"):
+                return f"{c['status']}: {c.get('cause')}"
+    return None
+
+
+def _roofline(answer: dict | None, size: str) -> dict:
+    for p in (answer or {}).get("points", []):
+        if p.get("size") == size:
+            return ((p.get("impls") or {}).get("candidate") or {}).get("roofline") or {}
+    return {}
 
 
 def _compile_ms(answer: dict | None, size: str) -> float | None:

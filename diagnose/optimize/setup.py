@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 from collections.abc import Callable
 from pathlib import Path
@@ -35,7 +36,9 @@ def new_run(home: Path, task: str, candidate: str | None, *, backend: str, devic
                            "repeats, sd floored by the runner's p20..p80 spread (docs/runs.md)",
                   "repeats": repeats or (2 if device == "cpu" else 3), "confidence": 0.95,
                   "min_gain": MIN_GAIN},
-        "versions": _versions()}
+        "versions": _versions(),
+        # --all pins each worker to one GPU; the record says which one ran this run
+        "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
     return RunRecord.create(home, spec.name, target.kernel.read_text(encoding="utf-8"), settings)
 
 

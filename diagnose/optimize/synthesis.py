@@ -107,7 +107,10 @@ def priors(runs: list[RunRecord]) -> dict:
         for rd in run.rounds():
             if not rd.complete or not rd.has("proposal.json"):
                 continue
-            fam = rd.read("proposal.json").get("family") or ""
+            proposal = rd.read("proposal.json")
+            if not proposal.get("candidates"):
+                continue  # nothing was proposed: no evidence for or against the family
+            fam = proposal.get("family") or ""
             entry = out.setdefault(fam, {"proposed": 0, "accepted": 0, "tasks": [], "log_sum": 0.0})
             entry["proposed"] += 1
             if rd.verdict == "accepted":
@@ -116,7 +119,8 @@ def priors(runs: list[RunRecord]) -> dict:
                 entry["log_sum"] += math.log(rd.read("verdict.json")["ratio"])
     for entry in out.values():
         entry["win_rate"] = round(entry["accepted"] / entry["proposed"], 3) if entry["proposed"] else 0.0
-        entry["geomean_win"] = round(math.exp(entry.pop("log_sum") / entry["accepted"]), 4) if entry["accepted"] else None
+        log_sum = entry.pop("log_sum")
+        entry["geomean_win"] = round(math.exp(log_sum / entry["accepted"]), 4) if entry["accepted"] else None
     return out
 
 

@@ -64,6 +64,8 @@ def extract_kernel(text: str) -> tuple[str | None, str]:
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:
+        if not blocks:
+            return None, "the reply holds no ```python block with a kernel file"
         return None, f"the code does not parse (line {exc.lineno}: {exc.msg})"
     names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
     if not names & {"run", "ModelNew"}:

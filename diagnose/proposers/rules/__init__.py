@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from diagnose.proposers import Candidate, Proposal, Request, evidence_of, hypothesis_of
 
+from .autotune import add_autotune_configs
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .tuning import retune_block_sizes, retune_input_precision, retune_num_stages, retune_num_warps
@@ -24,6 +25,7 @@ RULES: list[tuple[str, Transformation]] = [
     ("num-warps-tuning", retune_num_warps),
     ("pipeline-stages", retune_num_stages),
     ("lower-precision-dot", retune_input_precision),
+    ("autotune-configs", add_autotune_configs),
 ]
 MAX_CANDIDATES = 8
 
