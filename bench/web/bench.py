@@ -247,6 +247,17 @@ def markdown(r: dict) -> str:
               f"busiest processes before: {', '.join(r['busiest_processes_before'][:4])}.",
               f"Server start {r['server_start_s']} s; first query {r['first_query_s']} s "
               "(loads the embedder and the lexical index)."]
+    d = r["scenarios"].get("distinct")
+    if d:
+        cpu = d["server_cpu_ms_per_request"]
+        best = 2000 / cpu if cpu else 0
+        lines += ["", f"Bound: a new question costs the server {cpu} ms of CPU, so even with both "
+                  f"cores to itself it answers at most ~{best:.0f} new questions/s, and 8 "
+                  f"clients that each wait for their answer see ~{8000 / best if best else 0:.0f} "
+                  "ms on average. During this run the server got "
+                  f"{d['server_cores_busy']} of the 2 cores (the rest went to the other jobs "
+                  "the load average counts)."]
+    return "\n".join(lines) + "\n"
     return "\n".join(lines) + "\n"
 
 
