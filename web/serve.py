@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from web import create_app
 from web.config import WebConfig, is_loopback
 
@@ -24,9 +26,18 @@ def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8765,
     check_listen(host, config.token)
     _one_torch_thread()
     app = create_app(config)
+    threading.Thread(target=_warm, args=(app,), daemon=True, name="passwise-warm").start()
     print(f"passwise: serving {config.home} on http://{host}:{port}/", flush=True)
     waitress_serve(app, host=host, port=port, threads=threads, ident="passwise",
                    max_request_body_size=config.max_body_bytes * 2, clear_untrusted_proxy_headers=True)
+
+
+def _warm(app) -> None:
+    """Load the embedder and the lexical index now, not on the first user's search."""
+    try:
+        app.extensions["passwise.house"].search("warm up the index", per_page=1)
+    except Exception:  # an empty or unreachable index says so on the first real request
+        pass
 
 
 def _one_torch_thread() -> None:
