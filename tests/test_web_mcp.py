@@ -121,9 +121,26 @@ def test_mcp_over_http_needs_the_token_and_announces_resources_after_a_refresh(m
             out = await exercise(s, web_home)
             out["refresh"] = await s.call_tool("refresh_index", {})
             await asyncio.sleep(0.5)
+            out["after_tool"] = seen.count("ResourceListChangedNotification")
+            await asyncio.to_thread(refresh_beside_the_server, web_home)  # `passwise refresh`
+            await s.call_tool("get_pass", {"name": "tritongpu-coalesce"})
+            await asyncio.sleep(0.5)
             return out
 
     out = run(go())
     check(out)
     assert not out["refresh"].isError, out["refresh"].content
-    assert "ResourceListChangedNotification" in seen
+    assert out["after_tool"] == 1  # the refresh_index tool announced the new list
+    assert seen.count("ResourceListChangedNotification") == 2  # and so did a refresh beside it
+
+
+def refresh_beside_the_server(web_home: dict) -> None:
+    """What `passwise refresh` does, in this process: the registry file is rewritten."""
+    from indexer.index import Progress, refresh
+    from indexer.registry import save_source_registry
+    from tests.escalate_fixtures.repo import URL
+
+    kb = web_home["kb"]
+    time.sleep(0.05)  # a new mtime even on a coarse clock
+    refresh(kb, mirrors={URL: str(web_home["upstream"])}, progress=Progress(quiet=True),
+            on_snapshot=lambda snap, _v: save_source_registry(kb, snap))

@@ -80,6 +80,11 @@ class House:
                                    corpus_set=c.corpus_set, model=c.model)
             return self._kb
 
+    def registry_mtime(self) -> float:
+        """When the pass registry was last written (-1: there is none)."""
+        path = registry_path(self.kb)
+        return path.stat().st_mtime if path.exists() else -1.0
+
     def registry(self) -> PassRegistry:
         """The pass registry, re-read when a refresh rewrote it."""
         path = registry_path(self.kb)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hmac
 
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.resources import FunctionResource
 
 from web.config import WebConfig
@@ -24,9 +24,14 @@ def build_server(config: WebConfig, host: str = "127.0.0.1", port: int = 8766) -
         "the compiler's source, look passes up, diagnose a kernel, escalate an IR symptom."),
         host=host, port=port, log_level="WARNING")
     listed: set[str] = set()
+    seen = {"registry": None}
 
     def list_passes() -> None:
         """(Re)register one resource per pass of each backend's pipeline."""
+        try:
+            seen["registry"] = house.registry_mtime()
+        except Exception:
+            seen["registry"] = None
         manager = server._resource_manager
         for uri in listed:
             manager._resources.pop(uri, None)
@@ -50,7 +55,18 @@ def build_server(config: WebConfig, host: str = "127.0.0.1", port: int = 8766) -
         """A compiler pass from the registry (as get_pass returns it)."""
         return house.pass_detail(name)
 
-    kb_tools.register(server, house, list_passes)
+    async def relist(ctx: Context, force: bool = False) -> None:
+        """After a refresh (by the refresh_index tool, or `passwise refresh` beside this
+        server: the registry file changed) re-list the passes and tell the client."""
+        try:
+            changed = force or house.registry_mtime() != seen["registry"]
+        except Exception:
+            changed = False
+        if changed:
+            list_passes()
+            await ctx.session.send_resource_list_changed()
+
+    kb_tools.register(server, house, relist)
     diagnosis_tools.register(server, house, jobs)
     list_passes()
     return server
