@@ -2,7 +2,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PASSWISE := $(VENV)/bin/passwise
-export PASSWISE_HOME ?= $(CURDIR)/.passwise
+# One home for the demo and the CLI: the CLI's default ($PASSWISE_HOME, else ~/.passwise), so
+# the README's commands after `make demo` read the index the demo built.
 
 .PHONY: demo demo-full test install lint
 

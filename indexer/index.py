@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from indexer.chunkers import chunk_file, language_for
@@ -176,7 +177,8 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
         for p in batch:
             done.pop(p, None)
         kb.store.put_state(state_key(spec.name), {**base, "files": done})
-    kb.store.put_state(state_key(spec.name), {**base, "files": done, "version": snap.version})
+    kb.store.put_state(state_key(spec.name), {**base, "files": done, "version": snap.version,
+                                              "indexed_at": _now()})
     if on_snapshot:
         on_snapshot(snap, rep.compiler_version)
     rep.seconds = round(time.perf_counter() - t0, 2)
@@ -255,16 +257,25 @@ def remove_source(kb: KnowledgeBase, name: str) -> int:
     return len(ids)
 
 
-def indexed_sources(kb: KnowledgeBase) -> list[dict]:
-    """The state of every source the store holds (spec, version, file count)."""
+def indexed_sources(kb: KnowledgeBase, chunk_counts: bool = False) -> list[dict]:
+    """The state of every source the store holds (spec, version, file count, when its last
+    change was indexed); with `chunk_counts`, how many chunks each holds (one store read each)."""
     out = []
     for key in kb.store.state_keys():
         if key.startswith("source:"):
             st = kb.store.get_state(key) or {}
-            out.append({"name": key.split(":", 1)[1], "corpus": st.get("corpus"),
-                        "version": st.get("version"), "compiler_version": st.get("compiler_version"),
-                        "files": len(st.get("files", {})), "spec": st.get("spec")})
+            row = {"name": key.split(":", 1)[1], "corpus": st.get("corpus"),
+                   "version": st.get("version"), "compiler_version": st.get("compiler_version"),
+                   "files": len(st.get("files", {})), "spec": st.get("spec"),
+                   "repo_url": st.get("repo_url"), "indexed_at": st.get("indexed_at")}
+            if chunk_counts:
+                row["chunks"] = len(kb.store.ids_where({"source": row["name"]}))
+            out.append(row)
     return out
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def refresh(kb: KnowledgeBase, *, mirrors: dict[str, str], progress: Progress | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -15,6 +16,8 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # (signature, leading comment, the first branches) at twice the speed of 256 on a 2-core CPU;
 # the lexical index reads every token of every chunk, so nothing is lost to search.
 DEFAULT_MAX_TOKENS = 128
+
+_QUERY_LOCK = threading.Lock()
 
 
 def packaged_model_path() -> Path | None:
@@ -121,4 +124,7 @@ class Embedder:
         return out
 
     def embed_query(self, text: str) -> list[float]:
-        return self.embed([text])[0]
+        # A served knowledge base embeds queries from several threads; the fast tokenizer is
+        # not safe to share between them ("Already borrowed"), so queries take turns here.
+        with _QUERY_LOCK:
+            return self.embed([text])[0]

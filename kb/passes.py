@@ -240,6 +240,11 @@ class PassRegistry:
         """Like `pipeline`, with the position (stage, index, condition) of each entry."""
         return self._positions(backend, stage)
 
+    def pipeline_json(self, backends: list[str] | None = None) -> dict[str, list[dict]]:
+        """{backend: [entry]} in pipeline order, the form `passwise passes --json` prints."""
+        return {b: [pipeline_entry_json(r, p) for r, p in self._positions(b)]
+                for b in (backends or self.backends())}
+
     def gated_by(self, flag: str) -> list[tuple[PassRecord, PipelinePosition]]:
         """Pipeline entries whose guarding condition reads the option a command-line flag
         sets (`--enable-auto-multi-buffer` -> `options.enableAutoMultiBuffer`)."""
@@ -283,6 +288,13 @@ class PassRegistry:
         return cls([PassRecord.from_json(r) for r in data["records"]],
                    [PipelineFlag(**f) for f in data.get("flags", [])],
                    data.get("stage_order", {}))
+
+
+def pipeline_entry_json(rec: PassRecord, pos: PipelinePosition) -> dict:
+    """One pipeline entry: the pass and where the backend adds it."""
+    return {"argument": rec.argument, "def_name": rec.def_name, "stage": pos.stage,
+            "index": pos.index, "condition": pos.condition or "", "summary": rec.summary or "",
+            "td_path": rec.td_path}
 
 
 def _union(a: list, b: list) -> list:

@@ -64,6 +64,10 @@ class Hit:
     score: float
     dense_rank: int | None = None
     lexical_rank: int | None = None
+    # Why it ranked: each retriever's weighted part of `score`, and the kind's prior.
+    dense_score: float = 0.0
+    lexical_score: float = 0.0
+    prior: float = 1.0
 
     def to_json(self) -> dict:
         c = self.chunk
@@ -73,7 +77,9 @@ class Hit:
             "symbol": c.symbol, "scope": c.scope, "kind": c.kind, "backend": c.backend,
             "language": c.language, "passes": c.passes, "permalink": c.permalink,
             "compiler_version": c.compiler_version, "score": round(self.score, 6),
-            "dense_rank": self.dense_rank, "lexical_rank": self.lexical_rank, "text": c.text,
+            "dense_rank": self.dense_rank, "lexical_rank": self.lexical_rank,
+            "dense_score": round(self.dense_score, 6),
+            "lexical_score": round(self.lexical_score, 6), "prior": self.prior, "text": c.text,
         }
 
 
@@ -167,6 +173,7 @@ def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
             h.chunk = h.chunk or x.chunk
             h.score += scale * x.score
             setattr(h, f"{name}_rank", rank + 1)
+            setattr(h, f"{name}_score", scale * x.score)
     missing = [h.id for h in hits.values() if h.chunk is None]
     if missing:
         found = dict(store.get(missing))
@@ -174,7 +181,8 @@ def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
             h.chunk = h.chunk or found.get(h.id)  # type: ignore[assignment]
     ranked = [h for h in hits.values() if h.chunk is not None]
     for h in ranked:
-        h.score *= prior.get(h.chunk.kind, 1.0)
+        h.prior = prior.get(h.chunk.kind, 1.0)
+        h.score *= h.prior
     return sorted(ranked, key=lambda h: -h.score)[:k]
 
 

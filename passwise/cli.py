@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "specialisation (divisibility by 16, ==1) depends on it, so pick the "
                         "size you care about (default: large)")
     p.add_argument("--out", metavar="FILE", help="also write the diagnosis JSON here")
+    p.add_argument("--progress", action="store_true", help="one line on stderr as each tier "
+                   "starts (what the web UI's diagnose jobs show)")
 
     p = sub.add_parser("escalate", help="tier 4 as a service: from an IR symptom to the compiler "
                        "passages that explain it and a rewrite family")
@@ -107,6 +109,22 @@ def build_parser() -> argparse.ArgumentParser:
     from passwise.optimize_commands import add_parser as add_optimize
 
     add_optimize(sub, _common)
+
+    p = sub.add_parser("serve", help="the web UI and the JSON API (/api/v1) under waitress")
+    _common(p)
+    p.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1; "
+                   "anything else needs --token)")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--token", help="required on every request (also $PASSWISE_TOKEN)")
+    p.add_argument("--threads", type=int, default=8)
+
+    p = sub.add_parser("mcp", help="the MCP server for coding agents (stdio, or --http)")
+    _common(p)
+    p.add_argument("--http", action="store_true", help="streamable HTTP at /mcp instead of stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8766)
+    p.add_argument("--token", help="with --http beyond loopback: required bearer token "
+                   "(also $PASSWISE_TOKEN)")
 
     p = sub.add_parser("sources", help="what the knowledge base holds, per source")
     _common(p)
@@ -150,6 +168,8 @@ def _command(name: str):
         from passwise import diagnosis_commands as module
     elif name == "optimize":
         from passwise import optimize_commands as module
+    elif name in ("serve", "mcp"):
+        from passwise import web_commands as module
     else:
         from passwise import commands as module
     return getattr(module, f"cmd_{name}")

@@ -7,10 +7,9 @@ import json
 
 from indexer.index import IndexReport, Progress, index_sources, indexed_sources, refresh
 from indexer.manifest import list_corpora, load_corpus
-from indexer.registry import registry_path, save_source_registry
+from indexer.registry import load_registry, save_source_registry
 from indexer.sources import parse_mirrors
 from kb.errors import KBError
-from kb.passes import PassRegistry
 from kb.search import Filters, KnowledgeBase, open_kb
 from passwise.settings import Settings
 
@@ -123,7 +122,7 @@ def cmd_passes(args: argparse.Namespace, s: Settings) -> int:
         print(json.dumps(rec.to_json(), indent=2) if s.json else _describe(rec))
         return 0
     backends = [args.backend] if args.backend else reg.backends()
-    out = {b: [_entry_json(rec, pos) for rec, pos in reg.pipeline_entries(b)] for b in backends}
+    out = reg.pipeline_json(backends)
     if s.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -133,19 +132,6 @@ def cmd_passes(args: argparse.Namespace, s: Settings) -> int:
             cond = f"   if {e['condition']}" if e["condition"] else ""
             print(f"  {e['stage']:>14} {e['index']:3}  {e['argument']:44} {e['summary'][:60]}{cond}")
     return 0
-
-
-def _entry_json(rec, pos) -> dict:
-    return {"argument": rec.argument, "def_name": rec.def_name, "stage": pos.stage,
-            "index": pos.index, "condition": pos.condition or "", "summary": rec.summary or "",
-            "td_path": rec.td_path}
-
-
-def load_registry(kb: KnowledgeBase) -> PassRegistry:
-    path = registry_path(kb)
-    if not path.exists():
-        raise KBError("The pass registry is empty; build it with `passwise index`.")
-    return PassRegistry.load(path)
 
 
 def _describe(rec) -> str:

@@ -24,5 +24,6 @@ class Settings:
     llm_base_url: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL") or None)
     llm_model: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_LLM_MODEL") or None)
     llm_api_key: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or None)
+    token: str | None = field(default_factory=lambda: os.environ.get("PASSWISE_TOKEN") or None)
     quiet: bool = False
     json: bool = False
