@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb import lexical_cache
+from kb import lexical_cache, locks
 from kb.chunk import Chunk
 from kb.embed import Embedder
 from kb.errors import KBError
@@ -87,6 +87,17 @@ class KnowledgeBase:
     home: Path
     _lexical: LexicalIndex | None = field(default=None, repr=False)
     _told_unsettled: bool = field(default=False, repr=False)
+
+    @property
+    def lock_path(self) -> Path:
+        return locks.lock_path(self.home, self.store.name, self.store.where)
+
+    def write_lock(self, what: str):
+        """Hold the writer lock for the length of a `with` block (waits, saying so, if taken)."""
+        return locks.write_lock(self.lock_path, what)
+
+    def writer_running(self) -> str | None:
+        return locks.writer_running(self.lock_path)
 
     @property
     def lexical_path(self) -> Path:
