@@ -41,7 +41,7 @@ class SourceReport:
     name: str
     status: str = "indexed"
     reason: str = ""
-    previous_status: str = ""  # the source's state before: complete, pending or indexing
+    previous_status: str = ""  # its state before the run: complete, pending, indexing or "" (new)
     version: str = ""
     compiler_version: str = ""
     files_seen: int = 0
@@ -140,13 +140,17 @@ def index_plan(kb: KnowledgeBase, plan: list[tuple[str, SourceSpec]], *,
     with kb.write_lock(what):
         if kb.store.settle():
             progress.log("a write killed earlier had left the store's generation open; closed it")
+        before: dict[str, str] = {}
         for corpus_name, spec in plan:
-            if load_state(kb.store, spec.name) is None:
+            st = load_state(kb.store, spec.name)
+            before[spec.name] = st.status if st else ""
+            if st is None:
                 save_state(kb.store, SourceState(spec.name, asdict(spec), corpus_name,
                                                  status=PENDING))
         for corpus_name, spec in plan:
             rep = _index_source(kb, spec, corpus_name, mirrors, progress, on_snapshot)
-            if what == "index" and rep.status == "skipped" and rep.previous_status == PENDING:
+            rep.previous_status = before[spec.name]
+            if what == "index" and rep.status == "skipped" and not rep.previous_status:
                 kb.store.delete_state(state_key(spec.name))  # never indexed: nothing to tell
             report.sources.append(rep)
     if rebuild_lexical and any(s.status == "indexed" for s in report.sources):
@@ -161,7 +165,6 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
     rep = SourceReport(spec.name)
     t0 = time.perf_counter()
     st = load_state(kb.store, spec.name) or SourceState(spec.name, status=PENDING)
-    rep.previous_status = st.status
     try:
         snap = snapshot(spec, kb.home, mirrors, progress.log, progress.git(spec.name))
     except SourceUnavailable as e:

@@ -126,8 +126,10 @@ class KnowledgeBase:
                   "is running, `passwise refresh` finishes the job).", file=sys.stderr)
         if progress:
             print(f"Building the lexical index of {self.store.count()} chunks...", file=sys.stderr)
-        rows = ((i, d, m) for ids, docs, metas in self.store.iter_all()
-                for i, d, m in zip(ids, docs, metas, strict=True))
+        # In id order, so the index is a function of the content alone: a store healed after
+        # a kill and a clean build (same chunks, another write order) rank ties alike.
+        rows = sorted(((i, d, m) for ids, docs, metas in self.store.iter_all()
+                       for i, d, m in zip(ids, docs, metas, strict=True)), key=lambda r: r[0])
         idx = LexicalIndex.build(rows, generation=gen)
         if gen % 2 == 0 and self.store.generation == gen:
             lexical_cache.save(idx, self.lexical_path, stamp)

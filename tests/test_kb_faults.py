@@ -1,0 +1,386 @@
+"""The knowledge base under faults: kill -9 in index and refresh, readers beside a writer, two
+writers, a Chroma server killed or frozen mid-command, tampered cache files.
+
+Every command is the real `passwise` CLI, forked from a warm process (tests/kbfaults.py); every
+check is on what a user sees: exit codes, one-sentence errors, search results equal to a clean
+build's. Kill points are random (seeded; the seed is in the failure message).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import shutil
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from indexer.index import Progress, index_corpus
+from indexer.manifest import load_corpus_file
+from kb import lexical_cache
+from kb.search import KnowledgeBase, open_kb
+from kb.store import Store
+from passwise import cli
+from tests.kbfaults import (
+    ChromaServer,
+    Zygote,
+    fault_manifest,
+    free_port,
+    make_fault_repo,
+    make_notes,
+    mirror_arg,
+    upgrade_fault_repo,
+)
+
+SEED = int(os.environ.get("PASSWISE_FAULT_SEED", "0")) or random.randrange(1, 10**6)
+BATCH = 3  # files per write batch: many batches, so kills land between and inside them
+
+
+class World:
+    """The fault corpus in two compiler versions, clean builds of both, a warm zygote."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.up_a = root / "upstream-a"
+        repo = make_fault_repo(self.up_a, n_probes=15)
+        self.up_b = root / "upstream-b"
+        shutil.copytree(self.up_a, self.up_b)
+        import git
+
+        upgrade_fault_repo(git.Repo(self.up_b), n_probes=15)
+        self.manifest = fault_manifest(root / "fault.toml", make_notes(root / "notes"))
+        self.zygote = Zygote(root / "jobs")
+        self.clean_a, self.seconds_a = self._build(root / "clean-a", self.up_a)
+        self.clean_b, self.seconds_b = self._build(root / "clean-b", self.up_b)
+        self.fp_a, self.fp_b = self.fingerprint(self.clean_a), self.fingerprint(self.clean_b)
+        assert self.fp_a != self.fp_b and repo is not None
+
+    def _build(self, home: Path, upstream: Path) -> tuple[Path, float]:
+        t0 = time.time()
+        job = self.zygote.run(self.index_argv(home, upstream), files_per_batch=BATCH)
+        assert job.rc == 0, job.stderr
+        return home, time.time() - t0
+
+    def index_argv(self, home: Path, upstream: Path, *extra: str) -> list[str]:
+        return ["index", "--corpus", str(self.manifest), "--mirror", mirror_arg(upstream),
+                "--home", str(home), "--quiet", *extra]
+
+    def refresh_argv(self, home: Path, upstream: Path, *extra: str) -> list[str]:
+        return ["refresh", "--mirror", mirror_arg(upstream), "--home", str(home), "--quiet", *extra]
+
+    def fingerprint(self, home: Path, url: str = "") -> dict:
+        job = self.zygote.run([str(home), url], call="tests.kbfaults:fingerprint_home")
+        assert job.rc == 0, job.stderr
+        return json.loads(job.stdout)
+
+    def copy_of_a(self, name: str) -> Path:
+        home = self.root / name
+        shutil.copytree(self.clean_a, home)
+        return home
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    w = World(tmp_path_factory.mktemp("faults"))
+    yield w
+    w.zygote.close()
+
+
+def _one_sentence_error(job, json_mode: bool = False) -> str:
+    """The job failed the way a user should see: exit 1, one `passwise:` line, no traceback."""
+    assert job.rc == 1, (job.rc, job.stderr[-2000:])
+    lines = [x for x in job.stderr.splitlines() if x.strip()]
+    assert "Traceback" not in job.stderr and len(lines) == 1, job.stderr[-2000:]
+    assert lines[0].startswith("passwise: ") and lines[0].endswith("."), lines[0]
+    if json_mode:
+        assert set(json.loads(job.stdout)) == {"error"}, job.stdout
+    return lines[0]
+
+
+# -- kill -9 ---------------------------------------------------------------------------------
+def test_index_killed_at_random_points_is_told_and_finished_by_refresh(world):
+    rng = random.Random(SEED)
+    for trial in range(2):
+        home = world.root / f"kill-index-{trial}"
+        at = rng.uniform(0.2, world.seconds_a)
+        job = world.zygote.start(world.index_argv(home, world.up_a), files_per_batch=BATCH)
+        time.sleep(at)
+        rc = world.zygote.kill(job)
+        assert rc in (0, -signal.SIGKILL)
+        sources = world.zygote.run(["sources", "--home", str(home), "--json"])
+        rows = json.loads(sources.stdout) if sources.rc == 0 else []
+        if rows and {r["status"] for r in rows} == {"complete"}:  # then it must be true
+            assert world.fingerprint(home) == world.fp_a, f"seed {SEED}, killed at {at:.2f}s"
+        elif rows:
+            assert {r["status"] for r in rows} <= {"complete", "pending", "interrupted"}, rows
+            assert "`passwise refresh` finishes it" in world.zygote.run(
+                ["sources", "--home", str(home)]).stdout
+        heal = world.zygote.run(world.refresh_argv(home, world.up_a), files_per_batch=BATCH)
+        if "Nothing is indexed yet" in heal.stderr:  # killed before the plan was recorded
+            heal = world.zygote.run(world.index_argv(home, world.up_a), files_per_batch=BATCH)
+        assert heal.rc == 0, (SEED, at, heal.stderr)
+        assert world.fingerprint(home) == world.fp_a, f"seed {SEED}, killed at {at:.2f}s"
+
+
+def test_refresh_after_an_upgrade_killed_at_random_points_heals_to_a_clean_upgrade(world):
+    rng = random.Random(SEED + 1)
+    for trial in range(2):
+        home = world.copy_of_a(f"kill-refresh-{trial}")
+        at = rng.uniform(0.3, world.seconds_b)
+        job = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
+        time.sleep(at)
+        world.zygote.kill(job)
+        mid = world.zygote.run(["search", "faultProbe3Width", "--mode", "lexical", "--json",
+                                "--home", str(home)])
+        assert mid.rc == 0 and json.loads(mid.stdout), mid.stderr  # a mixed index still answers
+        heal = world.zygote.run(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
+        assert heal.rc == 0, (SEED, at, heal.stderr)
+        rows = json.loads(world.zygote.run(["sources", "--home", str(home), "--json"]).stdout)
+        assert {r["status"] for r in rows} == {"complete"}, rows
+        assert world.fingerprint(home) == world.fp_b, f"seed {SEED}, killed at {at:.2f}s"
+
+
+# -- readers and writers ---------------------------------------------------------------------
+def test_readers_beside_a_refresh_always_answer_and_the_cache_never_lags(world):
+    home = world.copy_of_a("readers")
+    writer = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
+    readers = []
+    while world.zygote.wait(writer, timeout=0.01) is None:
+        mode = ["--mode", "lexical"] if len(readers) % 2 == 0 else []
+        readers.append(world.zygote.start(["search", "faultUpgradeOnlySymbol upgradedLanes",
+                                           "--json", "--home", str(home), *mode]))
+        time.sleep(0.4)
+    assert writer.rc == 0, writer.stderr
+    assert len(readers) >= 3
+    for r in readers:
+        assert world.zygote.wait(r) == 0, r.stderr
+        assert isinstance(json.loads(r.stdout), list)
+    assert world.fingerprint(home) == world.fp_b  # the lexical cache left by readers is current
+
+
+def test_two_writers_are_serialised_and_the_second_says_it_waits(world):
+    home = world.copy_of_a("two-writers")
+    first = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
+    time.sleep(0.8)
+    second = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
+    assert world.zygote.wait(first) == 0, first.stderr
+    assert world.zygote.wait(second) == 0, second.stderr
+    assert "waiting for `passwise refresh`" in second.stderr, second.stderr
+    assert world.fingerprint(home) == world.fp_b
+
+
+def test_parallel_searches_rebuilding_the_cache_all_answer(world):
+    home = world.copy_of_a("parallel")
+    shutil.rmtree(home / "lexical", ignore_errors=True)
+    jobs = [world.zygote.start(["search", "faultProbe7Legal stages", "--mode", "lexical",
+                                "--json", "--home", str(home)]) for _ in range(8)]
+    results = []
+    for j in jobs:
+        assert world.zygote.wait(j) == 0, j.stderr
+        results.append([h["id"] for h in json.loads(j.stdout)])
+    assert all(r == results[0] for r in results) and results[0]
+    assert not list((home / "lexical").glob("*.tmp"))
+
+
+# -- a Chroma server that dies or freezes ------------------------------------------------------
+def test_server_killed_mid_index_fails_in_one_sentence_and_refresh_heals(world):
+    server = ChromaServer(world.root / "server-db")
+    home = world.root / "server-client"
+    try:
+        url = ["--chroma-url", server.url]
+        job = world.zygote.start(world.index_argv(home, world.up_a, *url, "--json"),
+                                 files_per_batch=BATCH)
+        time.sleep(random.Random(SEED + 2).uniform(1.0, max(1.5, world.seconds_a - 1)))
+        server.kill()
+        world.zygote.wait(job, timeout=90)
+        if job.rc != 0:  # the kill landed before the index ended (it nearly always does)
+            assert "The Chroma server at" in _one_sentence_error(job, json_mode=True)
+        down = world.zygote.run(["search", "faultProbe3Width", "--json", "--home", str(home), *url])
+        assert "Cannot reach the Chroma server" in _one_sentence_error(down, json_mode=True)
+        assert "connection refused" in down.stderr
+        server.start()
+        heal = world.zygote.run(world.refresh_argv(home, world.up_a, *url), files_per_batch=BATCH)
+        assert heal.rc == 0, heal.stderr
+        assert world.fingerprint(home, server.url) == world.fp_a
+    finally:
+        server.stop()
+
+
+def test_frozen_server_ends_search_and_refresh_in_one_sentence_after_the_timeout(world):
+    server = ChromaServer(world.root / "frozen-db")
+    home = world.root / "frozen-client"
+    url = ["--chroma-url", server.url]
+    env = {"PASSWISE_CHROMA_READ_TIMEOUT": "1.5", "PASSWISE_CHROMA_CONNECT_TIMEOUT": "1.5"}
+    try:
+        assert world.zygote.run(world.index_argv(home, world.up_a, *url),
+                                files_per_batch=BATCH).rc == 0
+        server.signal(signal.SIGSTOP)
+        t0 = time.time()
+        search = world.zygote.run(["search", "faultProbe3Width", "--json", "--home", str(home),
+                                   *url], env=env, timeout=60)
+        assert time.time() - t0 < 30
+        assert "no answer within 1.5 s" in _one_sentence_error(search, json_mode=True)
+        server.signal(signal.SIGCONT)
+        writer = world.zygote.start(world.refresh_argv(home, world.up_b, *url), env=env,
+                                    files_per_batch=BATCH)
+        time.sleep(random.Random(SEED + 3).uniform(0.5, 2.0))
+        server.signal(signal.SIGSTOP)
+        if world.zygote.wait(writer, timeout=60) is None:
+            pytest.fail("refresh hung on a frozen server:\n" + world.zygote.dump(writer))
+        server.signal(signal.SIGCONT)
+        if writer.rc != 0:
+            assert "The Chroma server at" in _one_sentence_error(writer)
+        heal = world.zygote.run(world.refresh_argv(home, world.up_b, *url), files_per_batch=BATCH)
+        assert heal.rc == 0, heal.stderr
+        assert world.fingerprint(home, server.url) == world.fp_b
+    finally:
+        server.stop()
+
+
+def test_a_refused_connection_at_start_is_named(tmp_path):
+    port = free_port()
+    with pytest.raises(Exception, match=f"127.0.0.1:{port} \\(connection refused\\)"):
+        Store.open(tmp_path, chroma_url=f"http://127.0.0.1:{port}")
+
+
+# -- tampered cache files ----------------------------------------------------------------------
+class _Marker:
+    """A pickle that creates a file when loaded: proof of code execution."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (self.path,))
+
+
+def _tampered_variants(cache: Path, marker: Path) -> dict[str, bytes]:
+    good = cache.read_bytes()
+    evil = pickle.dumps(_Marker(marker))
+    with np.load(cache, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(bytes(arrays["meta"]).decode())
+
+    def npz(**changes) -> bytes:
+        import io
+
+        buf = io.BytesIO()
+        np.savez(buf, **{**arrays, **changes})
+        return buf.getvalue()
+
+    foreign = {**meta, "stamp": {**meta["stamp"], "collection": "someone-elses-collection"}}
+    return {
+        "malicious pickle": evil,
+        "pickle inside an npz": npz(docs=np.array([_Marker(marker)], dtype=object)),
+        "garbage": os.urandom(4096),
+        "torn write": good[: len(good) // 2],
+        "foreign collection": npz(meta=np.frombuffer(json.dumps(foreign).encode(), np.uint8)),
+        "arrays that do not fit": npz(indptr=arrays["indptr"][:-3]),
+        "empty file": b"",
+    }
+
+
+def test_tampered_cache_files_never_run_code_and_are_rebuilt_with_one_warning(world, tmp_path, capsys):
+    home = world.copy_of_a("tampered")
+    argv = ["search", "faultProbe3Width vectorizes loads", "--mode", "lexical", "--json",
+            "--home", str(home)]
+    assert cli.main(argv) == 0
+    want = [h["id"] for h in json.loads(capsys.readouterr().out)]
+    cache = next((home / "lexical").glob("*.npz"))
+    marker = tmp_path / "code-ran"
+    legacy = cache.with_suffix(".pkl")
+    legacy.write_bytes(pickle.dumps(_Marker(marker)))
+    assert cli.main(argv) == 0
+    out = capsys.readouterr()
+    assert [h["id"] for h in json.loads(out.out)] == want
+    assert "removed the old pickle cache" in out.err and not legacy.exists()
+    for name, data in _tampered_variants(cache, marker).items():
+        cache.write_bytes(data)
+        assert cli.main(argv) == 0, name
+        out = capsys.readouterr()
+        assert [h["id"] for h in json.loads(out.out)] == want, name
+        warnings = [x for x in out.err.splitlines() if "warning" in x]
+        assert len(warnings) == 1 and "rebuilding it from the store" in warnings[0], (name, out.err)
+        assert not marker.exists(), f"{name}: code from the cache ran"
+        stamp = lexical_cache.make_stamp(*open_kb(home, corpus_set="main").store.content_stamp())
+        assert len(lexical_cache.load(cache, stamp)) > 0, name  # healed with a good cache
+    assert not marker.exists()
+
+
+def test_no_pickle_is_written_anywhere_in_the_home(world):
+    for p in world.clean_b.rglob("*"):
+        if p.is_file() and "chroma" not in p.parts and "git" not in p.parts:
+            assert p.read_bytes()[:2] not in (b"\x80\x04", b"\x80\x05"), p  # pickle protocol 4/5
+
+
+# -- the stale cache of the issue, step by step ------------------------------------------------
+class _ReaderBetweenBatches(Progress):
+    """Progress whose bar runs a search of another process's view after every batch."""
+
+    def __init__(self, reader: KnowledgeBase):
+        super().__init__(quiet=True)
+        self.reader = reader
+
+    def bar(self, total: int, desc: str, unit: str = "it"):
+        reader = self.reader
+
+        class Bar:
+            def update(self, n: int) -> None:
+                reader._lexical = None
+                reader.lexical()
+
+            def close(self) -> None:
+                pass
+
+        return Bar()
+
+
+def test_a_search_between_write_batches_never_leaves_a_stale_lexical_cache(tmp_path, embedder, monkeypatch):
+    import indexer.index as ix
+
+    monkeypatch.setattr(ix, "FILES_PER_BATCH", 2)
+    make_fault_repo(tmp_path / "up", n_probes=6)
+    corpus = load_corpus_file(fault_manifest(tmp_path / "m.toml", make_notes(tmp_path / "notes")))
+    home = tmp_path / "home"
+    writer = KnowledgeBase(Store.open(home, model_slug=embedder.slug), embedder, home)
+    reader = KnowledgeBase(Store.open(home, model_slug=embedder.slug), embedder, home)
+    index_corpus(writer, corpus, mirrors={"https://example.invalid/org/fault-compiler":
+                                          str(tmp_path / "up")}, progress=_ReaderBetweenBatches(reader))
+    later = KnowledgeBase(Store.open(home, model_slug=embedder.slug), embedder, home)
+    assert len(later.lexical()) == later.store.count()
+    assert later.search("faultProbe5Legal", k=1, mode="lexical")[0].chunk.path.endswith("Probe5.cpp")
+
+
+def test_symlinks_in_directory_sources_are_skipped_with_a_reason(world, tmp_path, embedder):
+    man = tmp_path / "notes.toml"
+    man.write_text(f'name = "n"\n[[sources]]\nname = "notes"\ntype = "dir"\n'
+                   f'path = "{world.root / "notes"}"\n')
+    kb = KnowledgeBase(Store.open(tmp_path / "home", model_slug=embedder.slug), embedder,
+                       tmp_path / "home")
+    src = index_corpus(kb, load_corpus_file(man), mirrors={}, progress=Progress(True)).sources[0]
+    assert "passwd.md: symbolic link, not followed" in src.skipped_examples
+    texts = [d for _, docs, _ in kb.store.iter_all() for d in docs]
+    assert len(texts) == 4 and not any("root:" in t for t in texts)
+
+
+def test_refresh_that_can_do_nothing_exits_1_and_says_what_it_did_not_do(world, tmp_path, capsys):
+    home = world.copy_of_a("nothing-done")
+    shutil.rmtree(home / "git")  # no cached clone either: the source cannot be had at all
+    notes_gone = world.root / "notes-moved"
+    (world.root / "notes").rename(notes_gone)
+    try:
+        rc = cli.main(["refresh", "--mirror", mirror_arg(tmp_path / "nowhere"), "--home",
+                       str(home), "--json"])
+    finally:
+        notes_gone.rename(world.root / "notes")
+    out = capsys.readouterr()
+    assert rc == 1
+    report = json.loads(out.out)
+    assert report["error"].startswith("Nothing could be done: every source was skipped")
+    assert "fixture:" in report["error"] and "notes:" in report["error"]
+    assert out.err.strip().startswith("passwise: Nothing could be done")
