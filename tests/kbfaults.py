@@ -163,7 +163,11 @@ class Zygote:
 
     def close(self) -> None:
         self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
 
 
 def free_port() -> int:
@@ -286,3 +290,32 @@ def fingerprint_home(home: str, chroma_url: str = "") -> dict:
     from kb.search import open_kb
 
     return fingerprint(open_kb(Path(home), chroma_url=chroma_url or None, corpus_set="main"))
+
+
+def index_with_a_reader_between_batches(home: str, upstream: str, notes: str) -> dict:
+    """Index the fault corpus two files a batch while another view of the store rebuilds its
+    lexical index after every batch (a zygote `call`); then what a later process sees."""
+    import indexer.index as ix
+    from indexer.manifest import load_corpus_file
+    from kb.search import open_kb
+
+    class ReaderBetweenBatches(ix.Progress):
+        def bar(self, total: int, desc: str, unit: str = "it"):
+            reader = open_kb(Path(home), corpus_set="main")
+
+            class Bar:
+                def update(self, n: int) -> None:
+                    reader.lexical()
+
+                def close(self) -> None:
+                    pass
+
+            return Bar()
+
+    ix.FILES_PER_BATCH = 2
+    corpus = load_corpus_file(fault_manifest(Path(home).parent / "between.toml", Path(notes)))
+    writer = open_kb(Path(home), corpus_set="main")
+    ix.index_corpus(writer, corpus, mirrors={URL: upstream}, progress=ReaderBetweenBatches(True))
+    later = open_kb(Path(home), corpus_set="main")
+    return {"lexical_docs": len(later.lexical()), "stored": later.store.count(),
+            "hit": [h.chunk.path for h in later.search("faultProbe5Legal", k=1, mode="lexical")]}
