@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -218,6 +219,102 @@ class ChromaServer:
                 self.kill()
 
 
+class TokenProxy:
+    """A bearer-token gate in front of `chroma run`, as a team puts nginx or Caddy there."""
+
+    def __init__(self, upstream_port: int, token: str):
+        import http.client
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class Gate(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def forward(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if self.headers.get("Authorization") != f"Bearer {token}":
+                    return self.answer(401, [("Content-Type", "application/json")],
+                                       b'{"error": "unauthorized"}')
+                conn = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=600)
+                skip = {"host", "authorization", "connection", "content-length"}
+                conn.request(self.command, self.path, body=body,
+                             headers={k: v for k, v in self.headers.items() if k.lower() not in skip})
+                resp = conn.getresponse()
+                self.answer(resp.status, resp.getheaders(), resp.read())
+                conn.close()
+
+            def answer(self, status: int, headers, data: bytes) -> None:
+                self.send_response(status)
+                for k, v in headers:
+                    if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = forward
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Gate)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+BATCH = 3  # files per write batch: many batches, so kills land between and inside them
+
+
+class World:
+    """The fault corpus in two compiler versions, clean builds of both, a warm zygote."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.up_a = root / "upstream-a"
+        repo = make_fault_repo(self.up_a, n_probes=15)
+        self.up_b = root / "upstream-b"
+        shutil.copytree(self.up_a, self.up_b)
+        upgrade_fault_repo(git.Repo(self.up_b), n_probes=15)
+        self.manifest = fault_manifest(root / "fault.toml", make_notes(root / "notes"))
+        self.zygote = Zygote(root / "jobs")
+        self.clean_a, self.seconds_a = self._build(root / "clean-a", self.up_a)
+        self.clean_b, self.seconds_b = self._build(root / "clean-b", self.up_b)
+        self.fp_a, self.fp_b = self.fingerprint(self.clean_a), self.fingerprint(self.clean_b)
+        assert self.fp_a != self.fp_b and repo is not None
+
+    def _build(self, home: Path, upstream: Path) -> tuple[Path, float]:
+        t0 = time.time()
+        job = self.zygote.run(self.index_argv(home, upstream, "--json"), files_per_batch=BATCH)
+        assert job.rc == 0, job.stderr
+        seconds = time.time() - t0
+        (self.root / f"{home.name}-report.json").write_text(job.stdout)
+        return home, seconds
+
+    def index_argv(self, home: Path, upstream: Path, *extra: str) -> list[str]:
+        return ["index", "--corpus", str(self.manifest), "--mirror", mirror_arg(upstream),
+                "--home", str(home), "--quiet", *extra]
+
+    def refresh_argv(self, home: Path, upstream: Path, *extra: str) -> list[str]:
+        return ["refresh", "--mirror", mirror_arg(upstream), "--home", str(home), "--quiet", *extra]
+
+    def fingerprint(self, home: Path, url: str = "", env: dict | None = None) -> dict:
+        job = self.zygote.run([str(home), url], call="tests.kbfaults:fingerprint_home", env=env)
+        assert job.rc == 0, job.stderr
+        return json.loads(job.stdout)
+
+    def copy_of_a(self, name: str) -> Path:
+        home = self.root / name
+        shutil.copytree(self.clean_a, home)
+        return home
+
+
+
+
 # -- the corpus: a compiler in two versions, enough files for many write batches ------------
 def _probe_file(i: int, version: str) -> str:
     return (f"namespace mlir::fault {{\n// probe {i} of compiler {version}\n"
@@ -287,9 +384,11 @@ def fingerprint(kb) -> dict:
 
 def fingerprint_home(home: str, chroma_url: str = "") -> dict:
     """`fingerprint` of the knowledge base at `home` (a zygote `call`)."""
-    from kb.search import open_kb
+    from passwise.commands import open_settings_kb
+    from passwise.settings import Settings
 
-    return fingerprint(open_kb(Path(home), chroma_url=chroma_url or None, corpus_set="main"))
+    s = Settings(home=Path(home), chroma_url=chroma_url or None, corpus_set="main")
+    return fingerprint(open_settings_kb(s))
 
 
 def index_with_a_reader_between_batches(home: str, upstream: str, notes: str) -> dict:

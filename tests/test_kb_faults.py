@@ -24,64 +24,9 @@ from kb import lexical_cache
 from kb.search import open_kb
 from kb.store import Store
 from passwise import cli
-from tests.kbfaults import (
-    ChromaServer,
-    Zygote,
-    fault_manifest,
-    free_port,
-    make_fault_repo,
-    make_notes,
-    mirror_arg,
-    upgrade_fault_repo,
-)
+from tests.kbfaults import BATCH, ChromaServer, TokenProxy, World, free_port, mirror_arg
 
 SEED = int(os.environ.get("PASSWISE_FAULT_SEED", "0")) or random.randrange(1, 10**6)
-BATCH = 3  # files per write batch: many batches, so kills land between and inside them
-
-
-class World:
-    """The fault corpus in two compiler versions, clean builds of both, a warm zygote."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.up_a = root / "upstream-a"
-        repo = make_fault_repo(self.up_a, n_probes=15)
-        self.up_b = root / "upstream-b"
-        shutil.copytree(self.up_a, self.up_b)
-        import git
-
-        upgrade_fault_repo(git.Repo(self.up_b), n_probes=15)
-        self.manifest = fault_manifest(root / "fault.toml", make_notes(root / "notes"))
-        self.zygote = Zygote(root / "jobs")
-        self.clean_a, self.seconds_a = self._build(root / "clean-a", self.up_a)
-        self.clean_b, self.seconds_b = self._build(root / "clean-b", self.up_b)
-        self.fp_a, self.fp_b = self.fingerprint(self.clean_a), self.fingerprint(self.clean_b)
-        assert self.fp_a != self.fp_b and repo is not None
-
-    def _build(self, home: Path, upstream: Path) -> tuple[Path, float]:
-        t0 = time.time()
-        job = self.zygote.run(self.index_argv(home, upstream, "--json"), files_per_batch=BATCH)
-        assert job.rc == 0, job.stderr
-        seconds = time.time() - t0
-        (self.root / f"{home.name}-report.json").write_text(job.stdout)
-        return home, seconds
-
-    def index_argv(self, home: Path, upstream: Path, *extra: str) -> list[str]:
-        return ["index", "--corpus", str(self.manifest), "--mirror", mirror_arg(upstream),
-                "--home", str(home), "--quiet", *extra]
-
-    def refresh_argv(self, home: Path, upstream: Path, *extra: str) -> list[str]:
-        return ["refresh", "--mirror", mirror_arg(upstream), "--home", str(home), "--quiet", *extra]
-
-    def fingerprint(self, home: Path, url: str = "") -> dict:
-        job = self.zygote.run([str(home), url], call="tests.kbfaults:fingerprint_home")
-        assert job.rc == 0, job.stderr
-        return json.loads(job.stdout)
-
-    def copy_of_a(self, name: str) -> Path:
-        home = self.root / name
-        shutil.copytree(self.clean_a, home)
-        return home
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +133,7 @@ def test_parallel_searches_rebuilding_the_cache_all_answer(world):
 
 
 # -- a Chroma server that dies or freezes ------------------------------------------------------
-def test_server_killed_or_frozen_mid_command_fails_in_one_sentence_and_refresh_heals(world):
+def test_server_killed_or_frozen_mid_command_fails_in_one_sentence_and_a_team_shares_it(world):
     rng = random.Random(SEED + 2)
     server = ChromaServer(world.root / "server-db")
     home, url = world.root / "server-client", ["--chroma-url", server.url]
@@ -207,7 +152,8 @@ def test_server_killed_or_frozen_mid_command_fails_in_one_sentence_and_refresh_h
         heal = world.zygote.run(world.refresh_argv(home, world.up_a, *url), files_per_batch=BATCH)
         assert heal.rc == 0, heal.stderr
         assert world.fingerprint(home, server.url) == world.fp_a
-        # frozen (SIGSTOP) during a search, then during a refresh after an upgrade
+        _team_searches_while_a_refresh_upgrades_the_compiler(world, server, home)
+        # frozen (SIGSTOP) during a search, then during a refresh (back to the old compiler)
         server.signal(signal.SIGSTOP)
         t0 = time.time()
         search = world.zygote.run(["search", "faultProbe3Width", "--json", "--home", str(home),
@@ -215,20 +161,48 @@ def test_server_killed_or_frozen_mid_command_fails_in_one_sentence_and_refresh_h
         assert time.time() - t0 < 30
         assert "no answer within 1.5 s" in _one_sentence_error(search, json_mode=True)
         server.signal(signal.SIGCONT)
-        writer = world.zygote.start(world.refresh_argv(home, world.up_b, *url), env=env,
+        writer = world.zygote.start(world.refresh_argv(home, world.up_a, *url), env=env,
                                     files_per_batch=BATCH)
-        time.sleep(rng.uniform(0.5, world.seconds_b))
+        time.sleep(rng.uniform(0.5, world.seconds_a))
         server.signal(signal.SIGSTOP)
         if world.zygote.wait(writer, timeout=60) is None:
             pytest.fail("refresh hung on a frozen server:\n" + world.zygote.dump(writer))
         server.signal(signal.SIGCONT)
         if writer.rc != 0:
             assert "The Chroma server at" in _one_sentence_error(writer)
-        heal = world.zygote.run(world.refresh_argv(home, world.up_b, *url), files_per_batch=BATCH)
+        heal = world.zygote.run(world.refresh_argv(home, world.up_a, *url), files_per_batch=BATCH)
         assert heal.rc == 0, heal.stderr
-        assert world.fingerprint(home, server.url) == world.fp_b
+        assert world.fingerprint(home, server.url) == world.fp_a
     finally:
         server.stop()
+
+
+def _team_searches_while_a_refresh_upgrades_the_compiler(world, server, indexer_home: Path) -> None:
+    """docs/kb.md's team deployment: one machine refreshes, three others search through a
+    token-checking proxy, each with its own home (its own lexical cache)."""
+    proxy = TokenProxy(server.port, "team-secret")
+    env = {"PASSWISE_CHROMA_TOKEN": "team-secret"}
+    users = [world.root / f"user-{i}" for i in range(3)]
+    try:
+        url = ["--chroma-url", proxy.url]
+        writer = world.zygote.start(world.refresh_argv(indexer_home, world.up_b, *url), env=env,
+                                    files_per_batch=BATCH)
+        searches = []
+        while world.zygote.wait(writer, timeout=0.01) is None:
+            home = users[len(searches) % len(users)]
+            searches.append(world.zygote.start(["search", "faultUpgradeOnlySymbol upgradedLanes",
+                                                "--json", "--home", str(home), *url], env=env))
+            time.sleep(0.3)
+        assert writer.rc == 0, writer.stderr
+        for job in searches:
+            assert world.zygote.wait(job) == 0, job.stderr
+            assert isinstance(json.loads(job.stdout), list)
+        assert all(world.fingerprint(home, proxy.url, env) == world.fp_b for home in users)
+        wrong = world.zygote.run(["search", "anything", "--json", "--home", str(users[0]), *url],
+                                 env={"PASSWISE_CHROMA_TOKEN": "guess"})
+        assert "refused the credentials (HTTP 401)" in _one_sentence_error(wrong, json_mode=True)
+    finally:
+        proxy.close()
 
 
 def test_a_refused_connection_at_start_is_named(tmp_path):
