@@ -188,16 +188,19 @@ def _team_searches_while_a_refresh_upgrades_the_compiler(world, server, indexer_
         writer = world.zygote.start(world.refresh_argv(indexer_home, world.up_b, *url), env=env,
                                     files_per_batch=BATCH)
         searches = []
-        while world.zygote.wait(writer, timeout=0.01) is None:
+        while world.zygote.wait(writer, timeout=0.01) is None and len(searches) < 6:
             home = users[len(searches) % len(users)]
             searches.append(world.zygote.start(["search", "faultUpgradeOnlySymbol upgradedLanes",
                                                 "--json", "--home", str(home), *url], env=env))
-            time.sleep(0.3)
-        assert writer.rc == 0, writer.stderr
+            time.sleep(0.7)
+        assert world.zygote.wait(writer) == 0, writer.stderr
         for job in searches:
             assert world.zygote.wait(job) == 0, job.stderr
             assert isinstance(json.loads(job.stdout), list)
-        assert all(world.fingerprint(home, proxy.url, env) == world.fp_b for home in users)
+        assert world.fingerprint(users[0], proxy.url, env) == world.fp_b
+        seen = [world.zygote.run(["search", "upgradedLanes", "--mode", "lexical", "--json",
+                                  "--home", str(home), *url], env=env).stdout for home in users]
+        assert seen[0] == seen[1] == seen[2] and json.loads(seen[0])  # every user's cache is current
         wrong = world.zygote.run(["search", "anything", "--json", "--home", str(users[0]), *url],
                                  env={"PASSWISE_CHROMA_TOKEN": "guess"})
         assert "refused the credentials (HTTP 401)" in _one_sentence_error(wrong, json_mode=True)
