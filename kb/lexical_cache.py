@@ -157,6 +157,7 @@ def _check_shapes(idx: LexicalIndex) -> None:
               and idx.docs.ndim == 1 and len(idx.docs) == len(idx.tfs)
               and (len(idx.docs) == 0 or (int(idx.docs.min()) >= 0 and int(idx.docs.max()) < n))
               and idx.doc_len.ndim == 1 and len(idx.doc_len) == n
+              and bool(np.isfinite(idx.tfs).all()) and bool(np.isfinite(idx.doc_len).all())
               and all(len(c) == n for c in idx.columns.values()))
     except (AttributeError, TypeError, ValueError) as e:
         raise CacheProblem(f"its arrays are malformed ({type(e).__name__})") from None

@@ -88,13 +88,20 @@ def _check_server(base: str, opts: ServerOptions) -> None:
     import httpx
 
     timeout = httpx.Timeout(opts.read_timeout, connect=opts.connect_timeout)
-    try:
-        resp = httpx.get(f"{base}/api/v2/heartbeat", timeout=timeout, headers=opts.headers())
-    except httpx.HTTPError as e:
-        raise KBError(
-            f"Cannot reach the Chroma server at {base} ({_why(e, opts)}); start it with "
-            "`chroma run --path DIR` or drop --chroma-url to use the embedded store.") from e
+    for attempt in range(opts.retries + 1):
+        try:
+            resp = httpx.get(f"{base}/api/v2/heartbeat", timeout=timeout, headers=opts.headers())
+        except httpx.HTTPError as e:
+            raise KBError(
+                f"Cannot reach the Chroma server at {base} ({_why(e, opts)}); start it with "
+                "`chroma run --path DIR` or drop --chroma-url to use the embedded store.") from e
+        if resp.status_code not in (502, 503, 504) or attempt == opts.retries:
+            break
+        time.sleep(0.5 * 2**attempt)
     _reject_auth(base, resp.status_code)
+    if resp.status_code in (502, 503, 504):
+        raise KBError(f"The Chroma server at {base} is unavailable (HTTP {resp.status_code}); "
+                      "check that `chroma run` is up behind the proxy, then run the command again.")
     if resp.status_code >= 400:
         raise KBError(f"The Chroma server at {base} answered HTTP {resp.status_code} to a "
                       "heartbeat; check that the URL points at `chroma run`.")
@@ -106,14 +113,29 @@ def _reject_auth(base: str, status: int) -> None:
                       "set PASSWISE_CHROMA_TOKEN to the team's token.")
 
 
+class ServerUnavailable(Exception):
+    """The server (or a proxy in front of it) answered 502, 503 or 504: worth a retry."""
+
+    def __init__(self, status: int):
+        super().__init__(f"HTTP {status}")
+        self.status = status
+
+
+def _check_status(base: str, status: int) -> None:
+    _reject_auth(base, status)
+    if status in (502, 503, 504):
+        raise ServerUnavailable(status)
+
+
 def _set_timeouts(client, base: str, opts: ServerOptions) -> None:
-    """chromadb's HTTP client waits forever by default; give its session our timeouts."""
+    """chromadb's HTTP client waits forever by default; give its session our timeouts, and
+    see auth refusals and unavailability before chromadb turns them into bare Exceptions."""
     import httpx
 
     session = getattr(getattr(client, "_server", None), "_session", None)
     if isinstance(session, httpx.Client):
         session.timeout = httpx.Timeout(opts.read_timeout, connect=opts.connect_timeout)
-        session.event_hooks["response"] = [lambda r: _reject_auth(base, r.status_code)]
+        session.event_hooks["response"] = [lambda r: _check_status(base, r.status_code)]
 
 
 def _why(e: BaseException, opts: ServerOptions | None = None) -> str:
@@ -128,6 +150,8 @@ def _why(e: BaseException, opts: ServerOptions | None = None) -> str:
         return "connection refused" if "refused" in str(e).lower() else "cannot connect"
     if isinstance(e, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
         return "it closed the connection"
+    if isinstance(e, ServerUnavailable):
+        return f"{e}, unavailable"
     first = (str(e).strip().splitlines() or [""])[0][:120]
     return f"{type(e).__name__}: {first}" if first else type(e).__name__
 
@@ -142,7 +166,7 @@ def _is_server_failure(e: BaseException) -> bool:
     import httpx
     from chromadb.errors import ChromaError
 
-    if isinstance(e, httpx.HTTPError):
+    if isinstance(e, httpx.HTTPError | ServerUnavailable):
         return True
     if isinstance(e, ChromaError):
         return e.code() >= 500
@@ -154,10 +178,7 @@ def _transient(e: BaseException) -> bool:
 
     if isinstance(e, httpx.TimeoutException):
         return False
-    if isinstance(e, httpx.TransportError):
-        return True
-    text = str(e)
-    return type(e) is Exception and any(c in text for c in ("502", "503", "504", "Bad Gateway"))
+    return isinstance(e, httpx.TransportError | ServerUnavailable)
 
 
 class _Collection:

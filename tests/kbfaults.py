@@ -9,8 +9,10 @@ with more faults, by bench/kb/faults.py.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
 import shutil
 import signal
 import socket
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import git
+import numpy as np
 
 from tests.kbfixtures import make_compiler_repo, manifest, write
 
@@ -227,11 +230,17 @@ class TokenProxy:
         import threading
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+        outer = self
+        self.fail_next = 0  # answer this many requests with 503 first
+
         class Gate(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
             def forward(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if outer.fail_next > 0:  # a restarting upstream, as a proxy reports it
+                    outer.fail_next -= 1
+                    return self.answer(503, [("Content-Type", "text/plain")], b"unavailable")
                 if self.headers.get("Authorization") != f"Bearer {token}":
                     return self.answer(401, [("Content-Type", "application/json")],
                                        b'{"error": "unauthorized"}')
@@ -312,6 +321,45 @@ class World:
         shutil.copytree(self.clean_a, home)
         return home
 
+
+
+
+# -- tampered cache files ----------------------------------------------------------------------
+class Marker:
+    """A pickle that creates a file when loaded: proof of code execution."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __reduce__(self):
+        return (Path.touch, (self.path,))
+
+
+def tampered_variants(cache: Path, marker: Path) -> dict[str, bytes]:
+    good = cache.read_bytes()
+    evil = pickle.dumps(Marker(marker))
+    with np.load(cache, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(bytes(arrays["meta"]).decode())
+
+    def npz(**changes) -> bytes:
+        buf = io.BytesIO()
+        np.savez(buf, **{**arrays, **changes})
+        return buf.getvalue()
+
+    foreign = {**meta, "stamp": {**meta["stamp"], "collection": "someone-elses-collection"}}
+    return {
+        "malicious pickle": evil,
+        "pickle inside an npz": npz(docs=np.array([Marker(marker)], dtype=object)),
+        "garbage": os.urandom(4096),
+        "torn write": good[: len(good) // 2],
+        "foreign collection": npz(meta=np.frombuffer(json.dumps(foreign).encode(), np.uint8)),
+        "arrays that do not fit": npz(indptr=arrays["indptr"][:-3]),
+        "empty file": b"",
+        "not finite": npz(tfs=np.full_like(arrays["tfs"], np.nan)),
+        "ids that do not fit": npz(meta=np.frombuffer(json.dumps(
+            {**meta, "json": {**meta["json"], "ids": meta["json"]["ids"][:-1]}}).encode(), np.uint8)),
+    }
 
 
 

@@ -17,14 +17,22 @@ import signal
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from kb import lexical_cache
 from kb.search import open_kb
 from kb.store import Store
 from passwise import cli
-from tests.kbfaults import BATCH, ChromaServer, TokenProxy, World, free_port, mirror_arg
+from tests.kbfaults import (
+    BATCH,
+    ChromaServer,
+    Marker,
+    TokenProxy,
+    World,
+    free_port,
+    mirror_arg,
+    tampered_variants,
+)
 
 SEED = int(os.environ.get("PASSWISE_FAULT_SEED", "0")) or random.randrange(1, 10**6)
 
@@ -201,6 +209,14 @@ def _team_searches_while_a_refresh_upgrades_the_compiler(world, server, indexer_
         seen = [world.zygote.run(["search", "upgradedLanes", "--mode", "lexical", "--json",
                                   "--home", str(home), *url], env=env).stdout for home in users]
         assert seen[0] == seen[1] == seen[2] and json.loads(seen[0])  # every user's cache is current
+        proxy.fail_next = 2  # reads are retried through a short outage...
+        assert world.zygote.run(["search", "upgradedLanes", "--json", "--home", str(users[1]),
+                                 *url], env=env).rc == 0
+        proxy.fail_next = 100  # ...and a long one ends in one sentence
+        down = world.zygote.run(["search", "upgradedLanes", "--json", "--home", str(users[1]),
+                                 *url], env=env)
+        assert "HTTP 503" in _one_sentence_error(down, json_mode=True)
+        proxy.fail_next = 0
         wrong = world.zygote.run(["search", "anything", "--json", "--home", str(users[0]), *url],
                                  env={"PASSWISE_CHROMA_TOKEN": "guess"})
         assert "refused the credentials (HTTP 401)" in _one_sentence_error(wrong, json_mode=True)
@@ -215,42 +231,6 @@ def test_a_refused_connection_at_start_is_named(tmp_path):
 
 
 # -- tampered cache files ----------------------------------------------------------------------
-class _Marker:
-    """A pickle that creates a file when loaded: proof of code execution."""
-
-    def __init__(self, path: Path):
-        self.path = path
-
-    def __reduce__(self):
-        return (Path.touch, (self.path,))
-
-
-def _tampered_variants(cache: Path, marker: Path) -> dict[str, bytes]:
-    good = cache.read_bytes()
-    evil = pickle.dumps(_Marker(marker))
-    with np.load(cache, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    meta = json.loads(bytes(arrays["meta"]).decode())
-
-    def npz(**changes) -> bytes:
-        import io
-
-        buf = io.BytesIO()
-        np.savez(buf, **{**arrays, **changes})
-        return buf.getvalue()
-
-    foreign = {**meta, "stamp": {**meta["stamp"], "collection": "someone-elses-collection"}}
-    return {
-        "malicious pickle": evil,
-        "pickle inside an npz": npz(docs=np.array([_Marker(marker)], dtype=object)),
-        "garbage": os.urandom(4096),
-        "torn write": good[: len(good) // 2],
-        "foreign collection": npz(meta=np.frombuffer(json.dumps(foreign).encode(), np.uint8)),
-        "arrays that do not fit": npz(indptr=arrays["indptr"][:-3]),
-        "empty file": b"",
-    }
-
-
 def test_tampered_cache_files_never_run_code_and_are_rebuilt_with_one_warning(world, tmp_path, capsys):
     home = world.copy_of_a("tampered")
     argv = ["search", "faultProbe3Width vectorizes loads", "--mode", "lexical", "--json",
@@ -260,12 +240,12 @@ def test_tampered_cache_files_never_run_code_and_are_rebuilt_with_one_warning(wo
     cache = next((home / "lexical").glob("*.npz"))
     marker = tmp_path / "code-ran"
     legacy = cache.with_suffix(".pkl")
-    legacy.write_bytes(pickle.dumps(_Marker(marker)))
+    legacy.write_bytes(pickle.dumps(Marker(marker)))
     assert cli.main(argv) == 0
     out = capsys.readouterr()
     assert [h["id"] for h in json.loads(out.out)] == want
     assert "removed the old pickle cache" in out.err and not legacy.exists()
-    for name, data in _tampered_variants(cache, marker).items():
+    for name, data in tampered_variants(cache, marker).items():
         cache.write_bytes(data)
         assert cli.main(argv) == 0, name
         out = capsys.readouterr()
