@@ -12,7 +12,7 @@ import json
 import os
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlparse
@@ -267,11 +267,15 @@ class Store:
     def writing(self) -> Iterator[None]:
         """A write window: odd generation inside, a new even one after (also after a failure)."""
         n = self.generation
-        self._set_generation(n + 1 if n % 2 == 0 else n + 2)
+        opened = n + 1 if n % 2 == 0 else n + 2
+        self._set_generation(opened)
         try:
             yield
-        finally:
-            self._set_generation(self.generation + 1)
+        except BaseException:
+            with suppress(KBError):  # the server may be the failure; the write's error is the news
+                self._set_generation(opened + 1)
+            raise
+        self._set_generation(opened + 1)
 
     def settle(self) -> bool:
         """Close the window a killed writer left open; only a writer holding the lock may."""
@@ -372,9 +376,12 @@ class Store:
         """How many times a write window opened or closed; odd while one is open."""
         got = self.get_state(GENERATION_KEY)
         try:
-            return int(got["n"]) if got else 0
+            n = int(got["n"]) if got else 0
         except (KeyError, TypeError, ValueError):
             return 0
+        # A store written before the sequence lock counted one step per write: read it as the
+        # settled (even) generation 2n, so upgrading never looks like an interrupted write.
+        return n if got and got.get("seqlock") else 2 * n
 
     def bump_generation(self) -> int:
         """Mark the content changed, for a caller that wrote to `chunks` directly (after it did)."""
@@ -384,7 +391,7 @@ class Store:
         return n
 
     def _set_generation(self, n: int) -> None:
-        self.put_state(GENERATION_KEY, {"n": n})
+        self.put_state(GENERATION_KEY, {"n": n, "seqlock": 1})
 
     def content_stamp(self) -> tuple[str, int]:
         """(collection id, generation): what a cache derived from the chunks must match."""

@@ -301,3 +301,28 @@ def test_refresh_that_can_do_nothing_exits_1_and_says_what_it_did_not_do(world, 
     assert report["error"].startswith("Nothing could be done: every source was skipped")
     assert "fixture:" in report["error"] and "notes:" in report["error"]
     assert out.err.strip().startswith("passwise: Nothing could be done")
+
+
+def test_generation_is_a_sequence_lock_and_caches_are_kept_only_when_settled(tmp_path):
+    from kb.chunk import Chunk
+    from kb.embed import Embedder
+    from kb.search import KnowledgeBase
+    from kb.store import GENERATION_KEY
+
+    store = Store.open(tmp_path)
+    store.put_state(GENERATION_KEY, {"n": 3})  # written before the sequence lock existed
+    assert store.generation == 6  # read as settled, never as an interrupted write
+    chunks = [Chunk(text=f"// a.cpp :: :: f{i}\nint seqlockProbe{i}();", path="a.cpp",
+                    start_line=i, end_line=i, symbol=f"f{i}") for i in range(2)]
+    store.upsert(chunks, [[1.0, 0.0], [0.0, 1.0]])
+    assert store.generation == 8
+    with pytest.raises(RuntimeError), store.writing():
+        raise RuntimeError("a write that fails still closes its window")
+    assert store.generation == 10
+    kb = KnowledgeBase(store, Embedder(), tmp_path)
+    with store.writing():
+        assert store.generation == 11 and len(kb.lexical()) == 2
+        assert not kb.lexical_path.exists()  # built while a write was open: used, not kept
+    store._set_generation(13)  # a writer killed inside its window
+    assert store.settle() and store.generation == 14 and not store.settle()
+    assert len(kb.lexical()) == 2 and kb.lexical_path.exists()
