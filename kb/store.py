@@ -73,15 +73,48 @@ def _client(home: Path, chroma_url: str | None, opts: ServerOptions):
         (home / "chroma").mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(home / "chroma"), settings=settings)
     base = _server_url(chroma_url)
-    _check_server(base, opts)  # with our timeouts: the client below has none of its own
-    url = urlparse(base)
+    _check_server(base, opts)  # a clear sentence for a server that is down or refuses us
     try:
-        client = chromadb.HttpClient(host=url.hostname, port=url.port, ssl=url.scheme == "https",
-                                     headers=opts.headers() or None, settings=settings)
+        return _http_client(base, opts, settings)
+    except KBError:
+        raise
     except Exception as e:
-        raise KBError(server_failure_sentence(base, "connecting", e)) from e
-    _set_timeouts(client, base, opts)
-    return client
+        raise KBError(server_failure_sentence(base, "connecting", e, opts)) from e
+
+
+def _http_client(base: str, opts: ServerOptions, settings):
+    """chromadb.HttpClient, built within a deadline, then given our timeouts.
+
+    HttpClient makes a few requests while it is built, with no timeout at all (and each
+    client gets a system of its own, so no timeout can be set first); a server that freezes
+    between our heartbeat and those requests would hang the command, so the building runs in
+    a daemon thread that is abandoned past the deadline.
+    """
+    import threading
+
+    import chromadb
+    import httpx
+
+    url = urlparse(base)
+    box: dict = {}
+
+    def build() -> None:
+        try:
+            box["client"] = chromadb.HttpClient(
+                host=url.hostname, port=url.port, ssl=url.scheme == "https",
+                headers=opts.headers() or None, settings=settings)
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+
+    worker = threading.Thread(target=build, name="chroma-connect", daemon=True)
+    worker.start()
+    worker.join(opts.connect_timeout + 3 * opts.read_timeout)
+    if worker.is_alive():
+        raise httpx.ReadTimeout("the client was not built in time")
+    if "error" in box:
+        raise box["error"]
+    _set_timeouts(box["client"]._server, base, opts)
+    return box["client"]
 
 
 def _check_server(base: str, opts: ServerOptions) -> None:
@@ -127,15 +160,17 @@ def _check_status(base: str, status: int) -> None:
         raise ServerUnavailable(status)
 
 
-def _set_timeouts(client, base: str, opts: ServerOptions) -> None:
+def _set_timeouts(server_api, base: str, opts: ServerOptions) -> None:
     """chromadb's HTTP client waits forever by default; give its session our timeouts, and
     see auth refusals and unavailability before chromadb turns them into bare Exceptions."""
     import httpx
 
-    session = getattr(getattr(client, "_server", None), "_session", None)
-    if isinstance(session, httpx.Client):
-        session.timeout = httpx.Timeout(opts.read_timeout, connect=opts.connect_timeout)
-        session.event_hooks["response"] = [lambda r: _check_status(base, r.status_code)]
+    session = getattr(server_api, "_session", None)
+    if not isinstance(session, httpx.Client):
+        raise KBError("This chromadb version keeps its HTTP session elsewhere; passwise cannot "
+                      "set server timeouts: install the chromadb version pyproject.toml names.")
+    session.timeout = httpx.Timeout(opts.read_timeout, connect=opts.connect_timeout)
+    session.event_hooks["response"] = [lambda r: _check_status(base, r.status_code)]
 
 
 def _why(e: BaseException, opts: ServerOptions | None = None) -> str:

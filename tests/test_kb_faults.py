@@ -326,3 +326,21 @@ def test_generation_is_a_sequence_lock_and_caches_are_kept_only_when_settled(tmp
     store._set_generation(13)  # a writer killed inside its window
     assert store.settle() and store.generation == 14 and not store.settle()
     assert len(kb.lexical()) == 2 and kb.lexical_path.exists()
+
+
+def test_building_the_server_client_on_a_frozen_server_times_out(tmp_path):
+    import httpx
+    from chromadb.config import Settings
+
+    from kb.store import ServerOptions, _http_client
+
+    server = ChromaServer(tmp_path / "db")
+    try:
+        server.signal(signal.SIGSTOP)  # frozen after the heartbeat, before the client is built
+        t0 = time.time()
+        with pytest.raises(httpx.TimeoutException):
+            _http_client(server.url, ServerOptions(1.0, 1.0, 0), Settings(anonymized_telemetry=False))
+        assert time.time() - t0 < 15
+    finally:
+        server.signal(signal.SIGCONT)
+        server.stop()
