@@ -186,8 +186,11 @@ KINDS = {"kill -9 during index": kill_index, "kill -9 during refresh after an up
 def summarise(trials: list[dict]) -> dict:
     heal = [t["heal_s"] for t in trials if t.get("heal_s")]
     out = {"injected": len(trials), "healed": sum(bool(t["healed"]) for t in trials),
-           "heal_s_median": round(statistics.median(heal), 2) if heal else None,
-           "heal_s_max": round(max(heal), 2) if heal else None}
+           "heal_s_median": round(statistics.median(heal), 2) if heal else "-",
+           "heal_s_max": round(max(heal), 2) if heal else "-"}
+    failed_after = [t["gave_up_after_s"] for t in trials if "gave_up_after_s" in t]
+    if failed_after:
+        out["failed_after_s_max"] = max(failed_after)
     for key in ("landed", "told", "truthful", "answered_while_mixed", "waited", "code_ran", "ended"):
         if any(key in t for t in trials):
             out[key] = sum(bool(t.get(key)) for t in trials)
