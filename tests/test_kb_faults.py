@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from kb import lexical_cache
+from kb.locks import writer_running
 from kb.search import open_kb
 from kb.store import Store
 from passwise import cli
@@ -101,15 +102,14 @@ def test_refresh_after_an_upgrade_killed_at_random_points_heals_to_a_clean_upgra
 # -- readers and writers ---------------------------------------------------------------------
 def test_readers_beside_a_refresh_always_answer_and_the_cache_never_lags(world):
     home = world.copy_of_a("readers")
-    writer = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
+    writer = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=1)
     readers = []
-    while world.zygote.wait(writer, timeout=0.01) is None:
+    while len(readers) < 3 or world.zygote.wait(writer, timeout=0.01) is None:
         mode = ["--mode", "lexical"] if len(readers) % 2 == 0 else []
         readers.append(world.zygote.start(["search", "faultUpgradeOnlySymbol upgradedLanes",
                                            "--json", "--home", str(home), *mode]))
-        time.sleep(0.4)
-    assert writer.rc == 0, writer.stderr
-    assert len(readers) >= 3
+        time.sleep(0.3)
+    assert world.zygote.wait(writer) == 0, writer.stderr
     for r in readers:
         assert world.zygote.wait(r) == 0, r.stderr
         assert isinstance(json.loads(r.stdout), list)
@@ -118,8 +118,11 @@ def test_readers_beside_a_refresh_always_answer_and_the_cache_never_lags(world):
 
 def test_two_writers_are_serialised_and_the_second_says_it_waits(world):
     home = world.copy_of_a("two-writers")
-    first = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
-    time.sleep(0.8)
+    first = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=1)
+    lock = open_kb(home, corpus_set="main").lock_path
+    deadline = time.time() + 60
+    while writer_running(lock) is None and time.time() < deadline:  # until the first holds it
+        time.sleep(0.05)
     second = world.zygote.start(world.refresh_argv(home, world.up_b), files_per_batch=BATCH)
     assert world.zygote.wait(first) == 0, first.stderr
     assert world.zygote.wait(second) == 0, second.stderr
@@ -194,9 +197,10 @@ def _team_searches_while_a_refresh_upgrades_the_compiler(world, server, indexer_
     try:
         url = ["--chroma-url", proxy.url]
         writer = world.zygote.start(world.refresh_argv(indexer_home, world.up_b, *url), env=env,
-                                    files_per_batch=BATCH)
+                                    files_per_batch=1)
         searches = []
-        while world.zygote.wait(writer, timeout=0.01) is None and len(searches) < 6:
+        while len(searches) < 3 or (world.zygote.wait(writer, timeout=0.01) is None
+                                    and len(searches) < 6):
             home = users[len(searches) % len(users)]
             searches.append(world.zygote.start(["search", "faultUpgradeOnlySymbol upgradedLanes",
                                                 "--json", "--home", str(home), *url], env=env))
