@@ -336,7 +336,7 @@ def test_building_the_server_client_on_a_frozen_server_times_out(tmp_path):
     import httpx
     from chromadb.config import Settings
 
-    from kb.store import ServerOptions, _http_client
+    from kb.server import ServerOptions, _http_client
 
     server = ChromaServer(tmp_path / "db")
     try:
