@@ -23,6 +23,7 @@ def replace_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     _sweep_stale_temps(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, _mode_for(path))  # mkstemp makes 0600; keep the file's (or umask's) mode
         with os.fdopen(fd, "wb") as f:
             write(f)
             f.flush()
@@ -36,6 +37,21 @@ def replace_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
 
 def write_text_atomically(path: Path, text: str) -> None:
     replace_atomically(path, lambda f: f.write(text.encode("utf-8")))
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        pass
+    try:
+        with open("/proc/self/status") as f:  # the umask, read without changing it
+            for line in f:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o644
 
 
 def _sweep_stale_temps(path: Path) -> None:

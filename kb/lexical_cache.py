@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import json
 import zipfile
 from pathlib import Path
@@ -60,6 +59,9 @@ def save(idx: LexicalIndex, path: Path, stamp: dict) -> None:
 def _split(name: str, value, arrays: dict, plain: dict) -> None:
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
         arrays[name] = value
+    elif isinstance(value, dict) and all(type(v) is int for v in value.values()) \
+            and list(value.values()) == list(range(len(value))):
+        plain[name] = {"__positions__": list(value)}  # a vocabulary: the keys in id order
     elif isinstance(value, np.ndarray):
         plain[name] = {"__strings__": [str(v) for v in value.tolist()]}
     elif isinstance(value, dict) and value and all(isinstance(v, np.ndarray) for v in value.values()):
@@ -77,21 +79,23 @@ def load(path: Path, stamp: dict) -> LexicalIndex:
     Raises FileNotFoundError when there is no cache and CacheProblem when it cannot be used.
     """
     with open(path, "rb") as fh:
-        head = fh.read(4)
-        if head != b"PK\x03\x04":  # not an .npz: never hand it to anything that might unpickle
+        if fh.read(4) != b"PK\x03\x04":  # not an .npz: never hand it to anything that unpickles
             raise CacheProblem("it is not a lexical index file")
         fh.seek(0)
-        data = io.BytesIO(fh.read())
+        try:
+            with np.load(fh, allow_pickle=False) as z:
+                meta = json.loads(bytes(z["meta"]).decode())
+                if not isinstance(meta, dict) or not isinstance(meta.get("stamp"), dict):
+                    raise CacheProblem("it has no stamp")
+                _check_stamp(meta["stamp"], stamp)
+                arrays = {k: z[k] for k in meta.get("arrays", [])}
+        except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile,
+                UnicodeDecodeError) as e:
+            raise CacheProblem(f"it is unreadable ({type(e).__name__})") from None
     try:
-        with np.load(data, allow_pickle=False) as z:
-            meta = json.loads(bytes(z["meta"]).decode())
-            if not isinstance(meta, dict) or not isinstance(meta.get("stamp"), dict):
-                raise CacheProblem("it has no stamp")
-            _check_stamp(meta["stamp"], stamp)
-            arrays = {k: z[k] for k in meta.get("arrays", [])}
-    except (ValueError, KeyError, OSError, EOFError, zipfile.BadZipFile, UnicodeDecodeError) as e:
-        raise CacheProblem(f"it is unreadable ({type(e).__name__})") from None
-    idx = _assemble(meta.get("json", {}), arrays)
+        idx = _assemble(meta.get("json", {}), arrays)
+    except (TypeError, ValueError, AttributeError) as e:  # e.g. a list where text belongs
+        raise CacheProblem(f"its fields are malformed ({type(e).__name__})") from None
     idx.generation = int(stamp["generation"])
     _check_shapes(idx)
     return idx
@@ -126,8 +130,14 @@ def _assemble(plain: dict, arrays: dict[str, np.ndarray]) -> LexicalIndex:
 
 
 def _join(name: str, value, arrays: dict[str, np.ndarray]):
+    if isinstance(value, dict) and "__positions__" in value:
+        keys = value["__positions__"]
+        return dict(zip(keys, range(len(keys)), strict=True))
     if isinstance(value, dict) and "__strings__" in value:
-        return np.asarray([str(v) for v in value["__strings__"]], dtype=object)
+        strings = value["__strings__"]
+        if not isinstance(strings, list) or not set(map(type, strings)) <= {str}:
+            raise CacheProblem(f"its column {name!r} is not text")
+        return np.array(strings, dtype=object)
     if isinstance(value, dict) and "__dict_of_arrays__" in value:
         sub = value.get("strings", {})
         out = {}
@@ -145,11 +155,10 @@ def _check_shapes(idx: LexicalIndex) -> None:
     n = len(idx.ids)
     try:
         ok = (isinstance(idx.ids, list) and all(isinstance(i, str) for i in idx.ids)
-              and isinstance(idx.vocab, dict)
+              and isinstance(idx.vocab, dict) and _vocab_fits(idx)
               and idx.indptr.dtype.kind in "iu" and idx.docs.dtype.kind in "iu"
               and idx.tfs.dtype.kind == "f" and idx.doc_len.dtype.kind == "f"
               and set(FILTER_COLUMNS) <= set(idx.columns)
-              and all(isinstance(t, int) and 0 <= t < len(idx.vocab) for t in idx.vocab.values())
               and idx.indptr.ndim == 1 and len(idx.indptr) == len(idx.vocab) + 1
               and (len(idx.indptr) == 0 or (int(idx.indptr[0]) == 0
                                             and bool(np.all(np.diff(idx.indptr) >= 0))
@@ -163,3 +172,11 @@ def _check_shapes(idx: LexicalIndex) -> None:
         raise CacheProblem(f"its arrays are malformed ({type(e).__name__})") from None
     if not ok:
         raise CacheProblem("its arrays do not fit together")
+
+
+def _vocab_fits(idx: LexicalIndex) -> bool:
+    """Every token id is an int naming a posting list (scoring indexes indptr with it)."""
+    ids = list(idx.vocab.values())
+    if not set(map(type, ids)) <= {int}:
+        return False
+    return not ids or (min(ids) >= 0 and max(ids) < len(idx.vocab))
