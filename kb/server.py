@@ -163,6 +163,8 @@ def _why(e: BaseException, opts: ServerOptions | None = None) -> str:
         return "it closed the connection"
     if isinstance(e, ServerUnavailable):
         return f"{e}, unavailable"
+    if isinstance(e, ValueError) and "Could not connect" in str(e):  # chromadb's wording
+        return "cannot connect"
     first = (str(e).strip().splitlines() or [""])[0][:120]
     return f"{type(e).__name__}: {first}" if first else type(e).__name__
 

@@ -46,8 +46,14 @@ def _heal(world: World, home: Path, upstream: Path, want: dict, *url: str) -> di
         job = world.zygote.run(world.index_argv(home, upstream, *url), files_per_batch=BATCH,
                                timeout=300)
     seconds = time.time() - t0
-    healed = job.rc == 0 and world.fingerprint(home, url[1] if url else "") == want
-    return {"healed": healed, "heal_s": round(seconds, 2), "heal_rc": job.rc}
+    got = world.fingerprint(home, url[1] if url else "") if job.rc == 0 else {}
+    out = {"healed": job.rc == 0 and got == want, "heal_s": round(seconds, 2), "heal_rc": job.rc}
+    if job.rc == 0 and got != want:  # what differs, for the next person to look
+        out["differs"] = {k: {"extra": sorted(map(str, got[k]))[:8] if k not in want else
+                              sorted(set(map(str, got[k])) - set(map(str, want[k])))[:8],
+                              "missing": sorted(set(map(str, want[k])) - set(map(str, got.get(k, []))))[:8]}
+                          for k in want if got.get(k) != want[k]}
+    return out
 
 
 def _statuses(world: World, home: Path, *url: str) -> list[str]:
