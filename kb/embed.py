@@ -35,6 +35,8 @@ def model_slug(name: str) -> str:
     return re.sub(r"[^a-zA-Z0-9]+", "-", base).strip("-").lower()[:40] or "model"
 
 
+_LOADED: dict[tuple[str, int], object] = {}
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[\u3400-\u9fff]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -93,9 +95,14 @@ class Embedder:
             except ImportError:
                 pass
             target = self._resolve()
+            key = (target, self.max_tokens)
+            if key in _LOADED:  # one copy per process, however many knowledge bases are open
+                self._model = _LOADED[key]
+                return self._model
             try:
                 self._model = SentenceTransformer(target, device="cpu")
                 self._model.max_seq_length = self.max_tokens
+                _LOADED[key] = self._model
             except Exception as e:  # a wrong name or path: say which and how to fix it
                 raise KBError(
                     f"Cannot load the embedding model {self.model_name!r} ({type(e).__name__}); "

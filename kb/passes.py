@@ -8,6 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from kb.atomic import write_text_atomically
 from kb.errors import KBError
 
 # How a record's links were established, best first.
@@ -267,8 +268,7 @@ class PassRegistry:
         data = {"schema": SCHEMA_VERSION,
                 "records": [r.to_json() for r in self.records.values()],
                 "flags": [asdict(f) for f in self.flags], "stage_order": self.stage_order}
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(data, indent=1, sort_keys=True))
+        write_text_atomically(Path(path), json.dumps(data, indent=1, sort_keys=True))
 
     @classmethod
     def load(cls, path: str | Path) -> PassRegistry:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -160,6 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _fail("Interrupted; what was already stored is kept.", settings)
         return 130
+    except Exception as e:  # a bug, not a user error: still one line (and JSON with --json)
+        if os.environ.get("PASSWISE_DEBUG"):
+            raise
+        first = (str(e).strip().splitlines() or [""])[0][:200]
+        _fail(f"Unexpected error ({type(e).__name__}: {first}); rerun with PASSWISE_DEBUG=1 "
+              "for the traceback and report it.", settings)
+        return 70
 
 
 def _command(name: str):
