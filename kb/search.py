@@ -185,3 +185,8 @@ def open_kb(home: Path, *, chroma_url: str | None = None, corpus_set: str = "def
     store = Store.open(home, chroma_url=chroma_url, corpus_set=corpus_set,
                        model_slug=embedder.slug)
     return KnowledgeBase(store, embedder, Path(home))
+
+
+def step_configs() -> dict[str, tuple[str, dict]]:
+    """Named search configurations for bench/kb/retrieval.py: a description and search() keywords."""
+    return {"main": ("hybrid search as on main: BM25 / best + 0.3 x dense cosine, kind prior", {})}
