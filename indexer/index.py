@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 from indexer.chunkers import chunk_file, language_for
 from indexer.manifest import Corpus, SourceSpec
 from indexer.sources import Snapshot, SourceUnavailable, compiler_version, snapshot
-from kb.chunk import Chunk, header
+from kb.chunk import BACKENDS, Chunk, header
 from kb.search import KnowledgeBase
 
 FILES_PER_BATCH = 48
@@ -146,6 +147,8 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
     done: dict[str, str] = dict(state.get("files", {}))
     if state.get("compiler_version") not in (None, rep.compiler_version):
         done = {}  # a new version re-tags every chunk
+    if state.get("format", 1) != source_format(spec):
+        done = {}  # the source's files now become different chunks: re-chunk all of them
     todo = sorted(p for p, f in wanted.items() if done.get(p) != f.digest)
     gone = sorted(p for p in done if p not in wanted)
     if not todo and not gone and state.get("version") == snap.version:
@@ -157,7 +160,8 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
         return rep
     kb.store.bump_generation()
     base = {"spec": asdict(spec), "corpus": corpus_name, "repo_url": snap.repo_url,
-            "compiler_version": rep.compiler_version, "version": state.get("version")}
+            "compiler_version": rep.compiler_version, "version": state.get("version"),
+            "format": source_format(spec)}
     bar = progress.bar(len(todo), f"{spec.name}: chunk+embed", "file")
     for lo in range(0, len(todo), FILES_PER_BATCH):
         batch = todo[lo : lo + FILES_PER_BATCH]
@@ -243,7 +247,27 @@ def _chunks_of(snap: Snapshot, path: str, rep: SourceReport) -> list[Chunk]:
 def _whole_file_chunk(path: str, text: str, kind: str) -> Chunk:
     lines = text.count("\n") + 1
     return Chunk(text=f"{header(path, '', Path(path).stem)}\n{text}", path=path, start_line=1,
-                 end_line=lines, kind=kind, symbol=Path(path).stem, language="toml")
+                 end_line=lines, kind=kind, symbol=Path(path).stem, language="toml",
+                 backend=_card_backend(text) if kind == "pattern_card" else "common")
+
+
+# How a source's files become chunks, per forced kind. Bump one when that chunking changes so
+# that the next index or refresh re-chunks the source's files even though none of them changed.
+# pattern_card 2: a card carries the backend its own `backend = ...` line names.
+SOURCE_FORMATS = {"pattern_card": 2}
+
+
+def source_format(spec: SourceSpec) -> int:
+    return SOURCE_FORMATS.get(spec.kind, 1)
+
+
+def _card_backend(text: str) -> str:
+    """The backend a pattern card declares; backend-neutral ("common") when it names none."""
+    try:
+        backend = tomllib.loads(text).get("backend", "common")
+    except tomllib.TOMLDecodeError:
+        return "common"
+    return backend if backend in BACKENDS else "common"
 
 
 def remove_source(kb: KnowledgeBase, name: str) -> int:

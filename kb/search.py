@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import fnmatch
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kb import ranking
+from kb.callees import SymbolTable
 from kb.chunk import Chunk
 from kb.embed import Embedder
+from kb.enrich import enrich, pass_notes
 from kb.errors import KBError
+from kb.expand import expand, load_lexicon
 from kb.lexical import LexicalIndex
+from kb.passes import PassRegistry
+from kb.rerank import load_reranker
 from kb.store import Store
+from kb.tokens import tokenize
 
 MODES = ("hybrid", "dense", "lexical")
 
@@ -77,6 +84,21 @@ class Hit:
         }
 
 
+@dataclass(frozen=True)
+class SearchConfig:
+    """Which ranking steps a search runs (bench/kb/retrieval.py measures each one alone)."""
+
+    enrich: bool = True    # BM25 over chunk text + scope, symbol and the notes of its file's passes
+    expand: bool = True    # query expansion: symptom lexicon and pass registry
+    callees: bool = True   # callees of the top hits' deciding lines join the candidates
+    rerank: bool = True    # the fitted feature reranker orders the candidates
+    dense_weight: float = 0.3
+
+
+MAIN = SearchConfig(enrich=False, expand=False, callees=False, rerank=False)
+DEFAULT = SearchConfig()
+
+
 @dataclass
 class KnowledgeBase:
     """The store, its embedder and its lexical cache, opened together."""
@@ -85,31 +107,59 @@ class KnowledgeBase:
     embedder: Embedder
     home: Path
     _lexical: LexicalIndex | None = field(default=None, repr=False)
+    _plain: LexicalIndex | None = field(default=None, repr=False)
+    _registry: tuple[float, PassRegistry | None] | None = field(default=None, repr=False)
+    _positions: tuple[int, dict[str, int], SymbolTable] | None = field(default=None, repr=False)
 
     @property
     def lexical_path(self) -> Path:
         return self.home / "lexical" / f"{self.store.name}.pkl"
 
-    def lexical(self, progress: bool = False) -> LexicalIndex:
-        """The BM25 index, rebuilt from the stored documents when the store has changed."""
+    @property
+    def registry_path(self) -> Path:
+        return self.home / "registry" / f"{self.store.name}.json"
+
+    def pass_registry(self) -> PassRegistry | None:
+        """The merged pass registry the indexer wrote beside the chunks (None if there is none)."""
+        try:
+            mtime = self.registry_path.stat().st_mtime
+        except OSError:
+            return None
+        if self._registry is None or self._registry[0] != mtime:
+            try:
+                self._registry = (mtime, PassRegistry.load(self.registry_path))
+            except KBError:
+                self._registry = (mtime, None)
+        return self._registry[1]
+
+    def lexical(self, progress: bool = False, enriched: bool = True) -> LexicalIndex:
+        """The BM25 index, rebuilt from the stored documents when the store has changed. The
+        enriched one (kb/enrich.py) is cached on disk; the plain one only in memory, for benches."""
         gen = self.store.generation
-        if self._lexical is not None and self._lexical.generation == gen:
-            return self._lexical
-        cached = LexicalIndex.load(self.lexical_path)
+        mine = self._lexical if enriched else self._plain
+        if mine is not None and mine.generation == gen:
+            return mine
+        cached = LexicalIndex.load(self.lexical_path) if enriched else None
         if cached is not None and cached.generation == gen:
             self._lexical = cached
             return cached
         if progress:
             print(f"Building the lexical index of {self.store.count()} chunks...", file=sys.stderr)
-        rows = ((i, d, m) for ids, docs, metas in self.store.iter_all()
+        notes = pass_notes(self.pass_registry()) if enriched else {}
+        rows = ((i, enrich(d, m, notes) if enriched else d, m)
+                for ids, docs, metas in self.store.iter_all()
                 for i, d, m in zip(ids, docs, metas, strict=True))
         idx = LexicalIndex.build(rows, generation=gen)
-        idx.save(self.lexical_path)
-        self._lexical = idx
+        if enriched:
+            idx.save(self.lexical_path)
+            self._lexical = idx
+        else:
+            self._plain = idx
         return idx
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None,
-               mode: str = "hybrid", depth: int = 100) -> list[Hit]:
+               mode: str = "hybrid", depth: int = 100,
+               config: SearchConfig | None = None) -> list[Hit]:
         """The k best chunks for `query`; `depth` is how far down each list fusion looks."""
         if not query or not query.strip():
             raise KBError("The query is empty; ask a question, e.g. `passwise search \"why are loads not vectorized\"`.")
@@ -117,11 +167,46 @@ class KnowledgeBase:
             raise KBError(f"Unknown search mode {mode!r}; use one of {', '.join(MODES)}.")
         if self.store.count() == 0:
             raise KBError("The knowledge base is empty; build it first with `passwise index`.")
+        cfg = config or DEFAULT
         flt = filters or Filters()
         depth = max(depth, k)
         dense = self._dense(query, depth, flt) if mode != "lexical" else []
-        lexical = self._lexical_hits(query, depth, flt) if mode != "dense" else []
-        return fuse(dense, lexical, k, self.store)
+        if mode == "dense":
+            return fuse(dense, [], k, self.store)
+        lex = self.lexical(enriched=cfg.enrich)
+        positions, symbols = self._tables(lex)
+        terms = self.query_terms(query, cfg.expand)
+        fd = flt.as_dict()
+        pool = ranking.candidate_pool(lex, positions, terms, dense, fd, depth,
+                                      cfg.dense_weight if mode == "hybrid" else 0.0, KIND_PRIOR)
+        if cfg.callees:
+            top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
+            texts = {positions[i]: c.text for i, c in self.store.get([t.id for t in top])}
+            ranking.add_callees(pool, symbols, texts, fd)
+        reranker = load_reranker() if cfg.rerank else None
+        if reranker is not None:
+            ranking.rerank(pool, reranker)
+        return self._hits(ranking.ranked(pool, k), dense)
+
+    def query_terms(self, query: str, expand_query: bool = True) -> dict[str, float]:
+        """The query's weighted lexical tokens, expanded through the lexicon and the registry."""
+        if not expand_query:
+            return dict.fromkeys(tokenize(query), 1.0)
+        return expand(query, lexicon=load_lexicon(), registry=self.pass_registry()).terms
+
+    def _tables(self, lex: LexicalIndex) -> tuple[dict[str, int], SymbolTable]:
+        if self._positions is None or self._positions[0] != id(lex):
+            cols = lex.columns
+            self._positions = (id(lex), {cid: i for i, cid in enumerate(lex.ids)},
+                               SymbolTable(cols["symbol"], cols["source"], cols["kind"]))
+        return self._positions[1], self._positions[2]
+
+    def _hits(self, winners: list, dense: list[Scored]) -> list[Hit]:
+        have = {x.id: x.chunk for x in dense if x.chunk is not None}
+        missing = [c.id for c in winners if c.id not in have]
+        have.update(dict(self.store.get(missing)) if missing else {})
+        return [Hit(c.id, have[c.id], float(c.fused), c.dense_rank, c.lex_rank)
+                for c in winners if c.id in have]
 
     def _dense(self, query: str, depth: int, flt: Filters) -> list[Scored]:
         post = bool(flt.repo or flt.pass_ or flt.path_glob)
@@ -129,10 +214,6 @@ class KnowledgeBase:
                                 flt.chroma_where())
         return [Scored(h.id, 1.0 - h.distance, h.chunk) for h in hits
                 if flt.accepts(h.chunk)][:depth]
-
-    def _lexical_hits(self, query: str, depth: int, flt: Filters) -> list[Scored]:
-        lex = self.lexical()
-        return [Scored(lex.ids[i], s) for i, s in lex.top(query, depth, flt.as_dict())]
 
 
 @dataclass
@@ -189,4 +270,15 @@ def open_kb(home: Path, *, chroma_url: str | None = None, corpus_set: str = "def
 
 def step_configs() -> dict[str, tuple[str, dict]]:
     """Named search configurations for bench/kb/retrieval.py: a description and search() keywords."""
-    return {"main": ("hybrid search as on main: BM25 / best + 0.3 x dense cosine, kind prior", {})}
+    one = {"enrich": "lexical documents enriched with scope, symbol and pass notes",
+           "expand": "query expanded through the symptom lexicon and the pass registry",
+           "callees": "callees of the top hits' deciding lines added as candidates",
+           "rerank": "candidates reordered by the reranker fit on dev"}
+    steps = {"tokens": ("code-aware tokens (kb/tokens.py), otherwise main's fusion",
+                        {"config": MAIN})}
+    for name, doc in one.items():
+        steps[f"+{name}"] = (f"tokens + {doc} only", {"config": replace(MAIN, **{name: True})})
+    for name, doc in one.items():
+        steps[f"all-{name}"] = (f"every step except: {doc}", {"config": replace(DEFAULT, **{name: False})})
+    steps["all"] = ("every step (the default)", {"config": DEFAULT})
+    return steps
