@@ -15,7 +15,7 @@ import json
 import subprocess
 import sys
 import tomllib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -101,7 +101,7 @@ def main() -> int:
                             capture_output=True, text=True).stdout.strip()
     Path(args.out).write_text(json.dumps({
         "features": list(FEATURES), "weights": [round(float(v), 5) for v in w],
-        "fit": {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
+        "fit": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
                 "data": f"development part of {QUESTIONS.name} ({len(qs)} questions, backend filter on)",
                 "pairs": int(len(d)), "l2": args.l2, "collection": kb.store.name,
                 "chunks": kb.store.count(),

@@ -20,7 +20,7 @@ import sys
 import time
 import tomllib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +93,7 @@ def provenance(kb: KnowledgeBase, home: Path) -> dict:
 
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    return {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
+    return {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
             "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(),
                         "python": platform.python_version()},
             "software": {"chromadb": chromadb.__version__, "torch": torch.__version__,
