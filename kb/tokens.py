@@ -44,10 +44,11 @@ def _word_tokens(word: str) -> list[str]:
     pieces = [p for part in _SPLIT.split(word) for p in _CAMEL.findall(part)]
     parts = [p.lower() for p in pieces if len(p) > 1]
     if len(parts) > 1:
-        out.extend(p for p in parts if p not in STOP)
+        parts = [p for p in parts if p not in STOP]
+        out.extend(parts)
     else:
         parts = [low]
-    out.extend(s for s in {stem(p) for p in parts if p.isalpha()} if s not in out)
+    out.extend(sorted(s for s in {stem(p) for p in parts if p.isalpha()} if s not in out))
     return out
 
 
