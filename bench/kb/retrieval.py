@@ -188,9 +188,8 @@ def main() -> int:
         for name in names:
             table[name] = run_step(kb, known[name], questions, backend_filter)
             r = table[name]
-            print(f"[{'backend' if backend_filter else 'none'}] {name}: dev {r['dev']} | "
-                  f"held-out R@5 {r['held-out']['recall@5']} MRR {r['held-out']['mrr@10']}",
-                  flush=True)
+            # development figures only: held-out is read in the written report, at checkpoints
+            print(f"[{'backend' if backend_filter else 'none'}] {name}: dev {r['dev']}", flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1, sort_keys=False) + "\n")
     out.with_suffix(".md").write_text(markdown(res))
