@@ -26,6 +26,9 @@ NOT_CALLEES = frozenset(
 )
 DECIDING_LINES = 3
 MAX_CALLEES = 4
+# A name defined by more chunks than this in one source (a virtual method, an overload set) does
+# not point at one function.
+MAX_DEFINITIONS = 2
 
 
 def deciding_lines(text: str, words: set[str], n: int = DECIDING_LINES) -> list[str]:
@@ -61,4 +64,6 @@ class SymbolTable:
                 self._by_name[(str(src), s.rsplit("::", 1)[-1])].append(i)
 
     def lookup(self, source: str, name: str) -> list[int]:
-        return self._by_name.get((source, name), [])
+        """The chunks defining `name` in `source`; none when the name is not one function."""
+        found = self._by_name.get((source, name), [])
+        return found if len(found) <= MAX_DEFINITIONS else []

@@ -21,8 +21,10 @@ CODE_KINDS = ("function", "method", "class")
 FEATURES = (
     "lex", "lex_base", "cover", "dense", "dense_in", "lex_rr", "dense_rr", "sym", "path",
     "kind_code", "kind_pass_def", "kind_doc", "kind_lit_test", "kind_card", "kind_other",
-    "backend_match", "callee", "log_len",
+    "backend_match", "callee", "log_len", "own", "file_votes", "line_max", "comment_cover",
 )
+# passwise's own pattern cards and notes: summaries that point at sources, not sources.
+OWN_SOURCES = ("passwise-patterns", "passwise-notes")
 
 
 @dataclass
@@ -47,8 +49,23 @@ def _share(words: set[str], text: str) -> float:
     return len(toks & words) / len(toks) if toks else 0.0
 
 
+def text_features(lines: list[tuple[bool, frozenset[str]]], idf: dict[str, float]) -> dict[str, float]:
+    """From the chunk's tokenized lines: the IDF-weighted share of the question's words on its
+    best single line (where the answer is decided, words sit together), and in its comments."""
+    total = sum(idf.values()) or 1.0
+    best = 0.0
+    comment: set[str] = set()
+    for is_comment, toks in lines:
+        best = max(best, sum(idf[t] for t in toks if t in idf))
+        if is_comment:
+            comment |= toks
+    return {"line_max": best / total,
+            "comment_cover": sum(v for t, v in idf.items() if t in comment) / total}
+
+
 def featurize(c: Candidate, words: set[str], meta: dict[str, str], best_lex: float,
-              best_base: float, backend: str | None, doc_len: float) -> dict[str, float]:
+              best_base: float, backend: str | None, doc_len: float,
+              file_votes: float = 0.0, text: dict[str, float] | None = None) -> dict[str, float]:
     """The feature vector of a candidate (names in FEATURES)."""
     kind = meta.get("kind", "")
     path = meta.get("path", "")
@@ -67,6 +84,8 @@ def featurize(c: Candidate, words: set[str], meta: dict[str, str], best_lex: flo
                                          "pattern_card")),
         "backend_match": float(bool(backend) and meta.get("backend") == backend),
         "callee": float(c.callee), "log_len": math.log1p(doc_len) / 10.0,
+        "own": float(meta.get("source", "") in OWN_SOURCES), "file_votes": file_votes,
+        **(text or {"line_max": 0.0, "comment_cover": 0.0}),
     }
     return f
 

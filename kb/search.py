@@ -181,12 +181,18 @@ class KnowledgeBase:
                                       cfg.dense_weight if mode == "hybrid" else 0.0, KIND_PRIOR)
         if cfg.callees:
             top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
-            texts = {positions[i]: c.text for i, c in self.store.get([t.id for t in top])}
-            ranking.add_callees(pool, symbols, texts, fd)
+            ranking.add_callees(pool, symbols, self._texts(top, positions, dense), fd)
         reranker = load_reranker() if cfg.rerank else None
         if reranker is not None:
-            ranking.rerank(pool, reranker)
+            ranking.rerank(pool, reranker, self._texts(ranking.text_pool(pool), positions, dense))
         return self._hits(ranking.ranked(pool, k), dense)
+
+    def _texts(self, cands: list, positions: dict[str, int], dense: list[Scored]) -> dict[int, str]:
+        """Chunk text by document index; the dense list already carries some."""
+        have = {x.id: x.chunk.text for x in dense if x.chunk is not None}
+        missing = [c.id for c in cands if c.id not in have]
+        have.update({i: ch.text for i, ch in self.store.get(missing)} if missing else {})
+        return {positions[i]: t for i, t in have.items() if i in positions}
 
     def query_terms(self, query: str, expand_query: bool = True) -> dict[str, float]:
         """The query's weighted lexical tokens, expanded through the lexicon and the registry."""
