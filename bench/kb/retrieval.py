@@ -115,8 +115,10 @@ def provenance(kb: KnowledgeBase, home: Path) -> dict:
     import sentence_transformers
     import torch
 
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
+    # BENCH_COMMIT names the code measured when it runs from an exported tree (no .git).
+    commit = os.environ.get("BENCH_COMMIT") or subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+        capture_output=True, text=True).stdout.strip()
     return {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
             "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(),
                         "python": platform.python_version()},
@@ -141,19 +143,19 @@ def markdown(res: dict) -> str:
     for flt, table in res["results"].items():
         lines += [f"## Filter: {flt}", "",
                   "| step | dev R@1 | dev R@5 | dev R@10 | dev MRR@10 | held-out R@1 | held-out R@5 "
-                  "| held-out R@10 | held-out MRR@10 |", "|---|---|---|---|---|---|---|---|---|"]
+                  "| held-out R@10 | held-out MRR@10 | commit |", "|---|---|---|---|---|---|---|---|---|---|"]
         for name, r in table.items():
             d, h = r["dev"], r["held-out"]
             lines.append(f"| {name} | {d['recall@1']} | {d['recall@5']} | {d['recall@10']} | "
                          f"{d['mrr@10']} | {h['recall@1']} | {h['recall@5']} | {h['recall@10']} | "
-                         f"{h['mrr@10']} |")
+                         f"{h['mrr@10']} | {r.get('commit', '')} |")
         lines += [""] + [f"- **{n}**: {r['doc']}" for n, r in table.items()] + [""]
     if res.get("latency"):
         lines += ["## Latency (complete searches, backend filter)", "",
-                  "| step | p50 ms | p95 ms | max ms | queries | 1-min load average |",
-                  "|---|---|---|---|---|---|"]
+                  "| step | p50 ms | p95 ms | max ms | queries | 1-min load average | commit |",
+                  "|---|---|---|---|---|---|---|"]
         lines += [f"| {x['step']} | {x['p50']} | {x['p95']} | {x['max']} | {x['queries']} | "
-                  f"{x['load_avg_1min']} |" for x in res["latency"].values()] + [""]
+                  f"{x['load_avg_1min']} | {x.get('commit', '')} |" for x in res["latency"].values()] + [""]
     return "\n".join(lines)
 
 
@@ -181,6 +183,7 @@ def main() -> int:
     res.update(provenance(kb, Path(args.home)))
     for name in timed:
         res.setdefault("latency", {})[name] = latency(kb, known[name], questions, args.reps)
+        res["latency"][name].update(commit=res["commit"], date=res["date"])
         print(res["latency"][name], flush=True)
     memoize_dense(kb)
     for backend_filter in filters if names else []:
@@ -188,6 +191,7 @@ def main() -> int:
         for name in names:
             table[name] = run_step(kb, known[name], questions, backend_filter)
             r = table[name]
+            r.update(commit=res["commit"], date=res["date"], chunks=res["index"]["chunks"])
             # development figures only: held-out is read in the written report, at checkpoints
             print(f"[{'backend' if backend_filter else 'none'}] {name}: dev {r['dev']}", flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
