@@ -156,6 +156,11 @@ def markdown(res: dict) -> str:
                   "|---|---|---|---|---|---|---|"]
         lines += [f"| {x['step']} | {x['p50']} | {x['p95']} | {x['max']} | {x['queries']} | "
                   f"{x['load_avg_1min']} | {x.get('commit', '')} |" for x in res["latency"].values()] + [""]
+    if res.get("latency_without_query_embedding"):
+        x = res["latency_without_query_embedding"]
+        lines += ["Without the query embedding (" + x["note"] + "): "
+                  + "; ".join(f"{k} p50 {v['p50']} ms, p95 {v['p95']} ms (load {v['load_avg_1min']})"
+                              for k, v in x.items() if k != "note") + ".", ""]
     return "\n".join(lines)
 
 
