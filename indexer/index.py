@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from indexer.state import (
     save_state,
     state_key,
 )
-from kb.chunk import Chunk, header
+from kb.chunk import BACKENDS, Chunk, header
 from kb.search import KnowledgeBase
 
 FILES_PER_BATCH = 48
@@ -180,6 +181,8 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
     done = dict(st.files)
     if st.compiler_version not in (None, rep.compiler_version):
         done = dict.fromkeys(done, "")  # a new version re-tags every chunk; removed files still go
+    if st.format != source_format(spec):
+        done = dict.fromkeys(done, "")  # the source's files now become different chunks: redo all
     todo = sorted(p for p, f in wanted.items() if done.get(p) != f.digest)
     gone = sorted(p for p in done if p not in wanted)
     if not todo and not gone and st.status == COMPLETE and st.version == snap.version:
@@ -191,6 +194,7 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
         return rep
     st.spec, st.corpus, st.repo_url = asdict(spec), corpus_name, snap.repo_url
     st.compiler_version, st.files = rep.compiler_version, done
+    st.format = source_format(spec)
     st.start(snap.version, len(todo) + len(gone))
     save_state(kb.store, st)
     _write_source(kb, snap, st, todo, gone, rep, progress)
@@ -287,7 +291,27 @@ def _chunks_of(snap: Snapshot, path: str, rep: SourceReport) -> list[Chunk]:
 def _whole_file_chunk(path: str, text: str, kind: str) -> Chunk:
     lines = text.count("\n") + 1
     return Chunk(text=f"{header(path, '', Path(path).stem)}\n{text}", path=path, start_line=1,
-                 end_line=lines, kind=kind, symbol=Path(path).stem, language="toml")
+                 end_line=lines, kind=kind, symbol=Path(path).stem, language="toml",
+                 backend=_card_backend(text) if kind == "pattern_card" else "common")
+
+
+# How a source's files become chunks, per forced kind. Bump one when that chunking changes so
+# that the next index or refresh re-chunks the source's files even though none of them changed.
+# pattern_card 2: a card carries the backend its own `backend = ...` line names.
+SOURCE_FORMATS = {"pattern_card": 2}
+
+
+def source_format(spec: SourceSpec) -> int:
+    return SOURCE_FORMATS.get(spec.kind, 1)
+
+
+def _card_backend(text: str) -> str:
+    """The backend a pattern card declares; backend-neutral ("common") when it names none."""
+    try:
+        backend = tomllib.loads(text).get("backend", "common")
+    except tomllib.TOMLDecodeError:
+        return "common"
+    return backend if backend in BACKENDS else "common"
 
 
 def remove_source(kb: KnowledgeBase, name: str) -> int:

@@ -7,6 +7,7 @@ the two versions); `index` marks every source of its plan "pending" before it st
 
 Record schema (JSON in the state collection, key `source:<name>`):
   spec, corpus, repo_url, compiler_version: how to index the source again
+  format: how its files become chunks (indexer.index.source_format; a change redoes every file)
   version: the last version indexed completely (None: never)
   status: "complete" | "pending" | "indexing"     (absent in old records: complete)
   target, files_left, writer, updated: set while status is "indexing"
@@ -39,6 +40,7 @@ class SourceState:
     repo_url: str = ""
     compiler_version: str | None = None
     version: str | None = None
+    format: int = 1  # indexer.index.source_format: how the source's files become chunks
     status: str = COMPLETE
     target: str | None = None
     files_left: int = 0

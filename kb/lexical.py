@@ -15,30 +15,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z_][A-Za-z0-9_]*)*|[0-9]+")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_CJK = re.compile(r"[\u3400-\u9fff]+")
-_STOP = frozenset(
-    "a an the of to in on for and or is are be by with as at it this that from what which why "
-    "how does do not no if then else when into than its can".split()
-)
+from kb import tokens
 
 
 def tokenize(text: str) -> list[str]:
-    """Whole identifiers (also dashed pass names) plus their camelCase/snake/dash parts; CJK bigrams."""
-    out: list[str] = []
-    for m in _IDENT.finditer(text):
-        word = m.group(0)
-        low = word.lower()
-        if low in _STOP or len(low) < 2:
-            continue
-        out.append(low)
-        pieces = [p for part in re.split(r"[-._]", word) for p in _CAMEL.findall(part)]
-        if len(pieces) > 1:
-            out.extend(p.lower() for p in pieces if len(p) > 1 and p.lower() not in _STOP)
-    for run in _CJK.findall(text):
-        out.extend(run[i : i + 2] for i in range(max(1, len(run) - 1)))
-    return out
+    """Code-aware tokens (kb/tokens.py): whole identifiers, their parts and stems, CJK bigrams."""
+    return tokens.tokenize(text)
 
 
 @dataclass
@@ -63,7 +45,7 @@ class LexicalIndex:
         vocab: dict[str, int] = {}
         postings: list[list[tuple[int, int]]] = []
         lengths: list[int] = []
-        cols: dict[str, list[str]] = {k: [] for k in FILTER_COLUMNS}
+        cols: dict[str, list[str]] = {k: [] for k in FILTER_COLUMNS + META_COLUMNS}
         for doc_i, (cid, text, meta) in enumerate(rows):
             ids.append(cid)
             toks = tokenize(text)
@@ -73,7 +55,7 @@ class LexicalIndex:
                 if t == len(postings):
                     postings.append([])
                 postings[t].append((doc_i, tf))
-            for k in FILTER_COLUMNS:
+            for k in FILTER_COLUMNS + META_COLUMNS:
                 cols[k].append(str(meta.get(k, "")))
             if progress and doc_i % 1000 == 999:
                 progress(1000)
@@ -89,13 +71,24 @@ class LexicalIndex:
         return len(self.ids)
 
     def scores(self, query: str) -> np.ndarray:
+        return self.weighted_scores(dict.fromkeys(tokenize(query), 1.0))
+
+    def weighted_scores(self, terms: dict[str, float]) -> np.ndarray:
+        """BM25 with a weight per query token (1 for the question's own words; less for words
+        that query expansion added)."""
+        return self.score_and_cover(terms)[0]
+
+    def score_and_cover(self, terms: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
+        """BM25 scores and, per document, the IDF-weighted share of the weight-1 tokens it holds."""
         n = len(self.ids)
         out = np.zeros(n, dtype=np.float32)
+        cover = np.zeros(n, dtype=np.float32)
         if n == 0:
-            return out
+            return out, cover
         avg = float(self.doc_len.mean()) or 1.0
         norm = self.k1 * (1 - self.b + self.b * self.doc_len / avg)
-        for tok in set(tokenize(query)):
+        total = 0.0
+        for tok, weight in terms.items():
             t = self.vocab.get(tok)
             if t is None:
                 continue
@@ -103,8 +96,11 @@ class LexicalIndex:
             df = hi - lo
             idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
             d, tf = self.docs[lo:hi], self.tfs[lo:hi]
-            out[d] += idf * tf * (self.k1 + 1) / (tf + norm[d])
-        return out
+            out[d] += weight * idf * tf * (self.k1 + 1) / (tf + norm[d])
+            if weight >= 1.0:
+                cover[d] += idf
+                total += idf
+        return out, cover / (total or 1.0)
 
     def mask(self, flt: dict[str, str | None]) -> np.ndarray | None:
         """Boolean mask of documents passing the filters, or None when no filter is set."""
@@ -128,9 +124,16 @@ class LexicalIndex:
             m = hit if m is None else (m & hit)
         return m
 
-    def top(self, query: str, n: int, flt: dict[str, str | None] | None = None) -> list[tuple[int, float]]:
-        """(document index, score) of the n best matches with a positive score."""
-        s = self.scores(query)
+    def top(self, query: str | dict[str, float], n: int,
+            flt: dict[str, str | None] | None = None) -> list[tuple[int, float]]:
+        """(document index, score) of the n best matches with a positive score; `query` is a
+        question or already weighted tokens."""
+        s = self.scores(query) if isinstance(query, str) else self.weighted_scores(query)
+        return self.best(s, n, flt)
+
+    def best(self, s: np.ndarray, n: int,
+             flt: dict[str, str | None] | None = None) -> list[tuple[int, float]]:
+        """(document index, score) of the n highest positive scores that pass the filters."""
         m = self.mask(flt or {})
         if m is not None:
             s = np.where(m, s, 0.0)
@@ -148,3 +151,5 @@ FILTER_KEYS = {
     "pass_": "passes", "path_glob": "path", "compiler_version": "compiler_version",
 }
 FILTER_COLUMNS = tuple(sorted(set(FILTER_KEYS.values()) | {"repo_url"}))
+# Columns the ranking reads without a round trip to the store (callees, reranker features).
+META_COLUMNS = ("symbol", "scope", "start_line", "end_line")

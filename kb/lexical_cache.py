@@ -23,7 +23,7 @@ import numpy as np
 from kb.atomic import replace_atomically
 from kb.lexical import FILTER_COLUMNS, LexicalIndex, tokenize
 
-FORMAT = 3
+FORMAT = 4  # 4: symbol, scope and line columns (kb/lexical.py META_COLUMNS), enriched documents
 _PROBE = "TritonGPUCoalesce tritongpu-coalesce get_vector_width numStages=3 向量加载 the of"
 
 

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import fnmatch
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from kb import lexical_cache, locks
+from kb import lexical_cache, locks, ranking
+from kb.callees import SymbolTable
 from kb.chunk import Chunk
 from kb.embed import Embedder
+from kb.enrich import enrich, pass_notes
 from kb.errors import KBError
+from kb.expand import expand, load_lexicon
 from kb.lexical import LexicalIndex
+from kb.passes import PassRegistry
+from kb.rerank import load_reranker
 from kb.store import ServerOptions, Store
+from kb.tokens import tokenize
 
 MODES = ("hybrid", "dense", "lexical")
 
@@ -69,6 +75,11 @@ class Hit:
     dense_score: float = 0.0
     lexical_score: float = 0.0
     prior: float = 1.0
+    # The fused score (lexical + dense) x prior; `score` is the reranker's when `reranked`, and a
+    # callee of a top hit's deciding line (`callee`) inherits a share of its caller's score.
+    fused: float = 0.0
+    reranked: bool = False
+    callee: bool = False
 
     def to_json(self) -> dict:
         c = self.chunk
@@ -80,8 +91,25 @@ class Hit:
             "compiler_version": c.compiler_version, "score": round(self.score, 6),
             "dense_rank": self.dense_rank, "lexical_rank": self.lexical_rank,
             "dense_score": round(self.dense_score, 6),
-            "lexical_score": round(self.lexical_score, 6), "prior": self.prior, "text": c.text,
+            "lexical_score": round(self.lexical_score, 6), "prior": self.prior,
+            "fused_score": round(self.fused, 6), "reranked": self.reranked, "callee": self.callee,
+            "text": c.text,
         }
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Which ranking steps a search runs (bench/kb/retrieval.py measures each one alone)."""
+
+    enrich: bool = True    # BM25 over chunk text + scope, symbol and the notes of its file's passes
+    expand: bool = True    # query expansion: symptom lexicon and pass registry
+    callees: bool = True   # callees of the top hits' deciding lines join the candidates
+    rerank: bool = True    # the fitted feature reranker orders the candidates
+    dense_weight: float = 0.3
+
+
+MAIN = SearchConfig(enrich=False, expand=False, callees=False, rerank=False)
+DEFAULT = SearchConfig()
 
 
 @dataclass
@@ -93,6 +121,9 @@ class KnowledgeBase:
     home: Path
     _lexical: LexicalIndex | None = field(default=None, repr=False)
     _told_unsettled: bool = field(default=False, repr=False)
+    _plain: LexicalIndex | None = field(default=None, repr=False)
+    _registry: tuple[float, PassRegistry | None] | None = field(default=None, repr=False)
+    _positions: tuple[int, dict[str, int], SymbolTable] | None = field(default=None, repr=False)
 
     @property
     def lock_path(self) -> Path:
@@ -109,18 +140,37 @@ class KnowledgeBase:
     def lexical_path(self) -> Path:
         return self.home / "lexical" / f"{self.store.name}.npz"
 
-    def lexical(self, progress: bool = False) -> LexicalIndex:
+    @property
+    def registry_path(self) -> Path:
+        return self.home / "registry" / f"{self.store.name}.json"
+
+    def pass_registry(self) -> PassRegistry | None:
+        """The merged pass registry the indexer wrote beside the chunks (None if there is none)."""
+        try:
+            mtime = self.registry_path.stat().st_mtime
+        except OSError:
+            return None
+        if self._registry is None or self._registry[0] != mtime:
+            try:
+                self._registry = (mtime, PassRegistry.load(self.registry_path))
+            except KBError:
+                self._registry = (mtime, None)
+        return self._registry[1]
+
+    def lexical(self, progress: bool = False, enriched: bool = True) -> LexicalIndex:
         """The BM25 index of exactly what the store holds now.
 
-        Taken from memory or the on-disk cache when its stamp matches the store's content
-        stamp, otherwise rebuilt; the rebuild is cached only when no write ran while it read
-        (the generation was even before and after), so a cache never lags the store.
+        The enriched one (kb/enrich.py) is what search uses: taken from memory or the on-disk
+        cache when its stamp matches the store's content stamp, otherwise rebuilt; the rebuild
+        is cached only when no write ran while it read (the generation was even before and
+        after), so a cache never lags the store. The plain one lives in memory only, for benches.
         """
         collection, gen = self.store.content_stamp()
-        if self._lexical is not None and self._lexical.generation == gen and gen % 2 == 0:
-            return self._lexical
+        mine = self._lexical if enriched else self._plain
+        if mine is not None and mine.generation == gen and gen % 2 == 0:
+            return mine
         stamp = lexical_cache.make_stamp(collection, gen)
-        if gen % 2 == 0:
+        if enriched and gen % 2 == 0:
             cached = self._cached_lexical(stamp)
             if cached is not None:
                 self._lexical = cached
@@ -132,14 +182,19 @@ class KnowledgeBase:
                   "is running, `passwise refresh` finishes the job).", file=sys.stderr)
         if progress:
             print(f"Building the lexical index of {self.store.count()} chunks...", file=sys.stderr)
+        notes = pass_notes(self.pass_registry()) if enriched else {}
         # In id order, so the index is a function of the content alone: a store healed after
         # a kill and a clean build (same chunks, another write order) rank ties alike.
-        rows = sorted(((i, d, m) for ids, docs, metas in self.store.iter_all()
+        rows = sorted(((i, enrich(d, m, notes) if enriched else d, m)
+                       for ids, docs, metas in self.store.iter_all()
                        for i, d, m in zip(ids, docs, metas, strict=True)), key=lambda r: r[0])
         idx = LexicalIndex.build(rows, generation=gen)
         if gen % 2 == 0 and self.store.generation == gen:
-            lexical_cache.save(idx, self.lexical_path, stamp)
-            self._lexical = idx
+            if enriched:
+                lexical_cache.save(idx, self.lexical_path, stamp)
+                self._lexical = idx
+            else:
+                self._plain = idx
         return idx
 
     def _cached_lexical(self, stamp: dict) -> LexicalIndex | None:
@@ -154,7 +209,8 @@ class KnowledgeBase:
             return None
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None,
-               mode: str = "hybrid", depth: int = 100) -> list[Hit]:
+               mode: str = "hybrid", depth: int = 100,
+               config: SearchConfig | None = None) -> list[Hit]:
         """The k best chunks for `query`; `depth` is how far down each list fusion looks."""
         if not query or not query.strip():
             raise KBError("The query is empty; ask a question, e.g. `passwise search \"why are loads not vectorized\"`.")
@@ -162,11 +218,65 @@ class KnowledgeBase:
             raise KBError(f"Unknown search mode {mode!r}; use one of {', '.join(MODES)}.")
         if self.store.count() == 0:
             raise KBError("The knowledge base is empty; build it first with `passwise index`.")
+        cfg = config or DEFAULT
         flt = filters or Filters()
         depth = max(depth, k)
         dense = self._dense(query, depth, flt) if mode != "lexical" else []
-        lexical = self._lexical_hits(query, depth, flt) if mode != "dense" else []
-        return fuse(dense, lexical, k, self.store)
+        if mode == "dense":
+            return fuse(dense, [], k, self.store)
+        lex = self.lexical(enriched=cfg.enrich)
+        positions, symbols = self._tables(lex)
+        terms = self.query_terms(query, cfg.expand)
+        fd = flt.as_dict()
+        pool = ranking.candidate_pool(lex, positions, terms, dense, fd, depth,
+                                      cfg.dense_weight if mode == "hybrid" else 0.0, KIND_PRIOR)
+        if cfg.callees:
+            top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
+            ranking.add_callees(pool, symbols, self._texts(top, positions, dense), fd)
+        reranker = load_reranker() if cfg.rerank else None
+        if reranker is not None:
+            ranking.rerank(pool, reranker, self._texts(ranking.text_pool(pool), positions, dense))
+        weight = cfg.dense_weight if mode == "hybrid" else 0.0
+        return self._hits(ranking.ranked(pool, k), dense, pool, weight, reranker is not None)
+
+    def _texts(self, cands: list, positions: dict[str, int], dense: list[Scored]) -> dict[int, str]:
+        """Chunk text by document index; the dense list already carries some."""
+        have = {x.id: x.chunk.text for x in dense if x.chunk is not None}
+        missing = [c.id for c in cands if c.id not in have]
+        have.update({i: ch.text for i, ch in self.store.get(missing)} if missing else {})
+        return {positions[i]: t for i, t in have.items() if i in positions}
+
+    def query_terms(self, query: str, expand_query: bool = True) -> dict[str, float]:
+        """The query's weighted lexical tokens, expanded through the lexicon and the registry."""
+        if not expand_query:
+            return dict.fromkeys(tokenize(query), 1.0)
+        return expand(query, lexicon=load_lexicon(), registry=self.pass_registry()).terms
+
+    def _tables(self, lex: LexicalIndex) -> tuple[dict[str, int], SymbolTable]:
+        if self._positions is None or self._positions[0] != id(lex):
+            cols = lex.columns
+            self._positions = (id(lex), {cid: i for i, cid in enumerate(lex.ids)},
+                               SymbolTable(cols["symbol"], cols["source"], cols["kind"]))
+        return self._positions[1], self._positions[2]
+
+    def _hits(self, winners: list, dense: list[Scored], pool: ranking.Pool,
+              dense_weight: float, reranked: bool) -> list[Hit]:
+        """The winners' chunks, each with the parts of its score (why it ranked)."""
+        have = {x.id: x.chunk for x in dense if x.chunk is not None}
+        missing = [c.id for c in winners if c.id not in have]
+        have.update(dict(self.store.get(missing)) if missing else {})
+        kinds = pool.lex.columns["kind"]
+        hits = []
+        for c in winners:
+            if c.id not in have:
+                continue
+            lexical, dense_part = c.lex / pool.best_lex, dense_weight * c.dense
+            prior = KIND_PRIOR.get(str(kinds[c.doc]), 1.0)
+            hits.append(Hit(c.id, have[c.id], float(c.fused), c.dense_rank, c.lex_rank,
+                            dense_score=dense_part, lexical_score=lexical, prior=prior,
+                            fused=(lexical + dense_part) * prior, reranked=reranked,
+                            callee=c.callee))
+        return hits
 
     def _dense(self, query: str, depth: int, flt: Filters) -> list[Scored]:
         post = bool(flt.repo or flt.pass_ or flt.path_glob)
@@ -174,10 +284,6 @@ class KnowledgeBase:
                                 flt.chroma_where())
         return [Scored(h.id, 1.0 - h.distance, h.chunk) for h in hits
                 if flt.accepts(h.chunk)][:depth]
-
-    def _lexical_hits(self, query: str, depth: int, flt: Filters) -> list[Scored]:
-        lex = self.lexical()
-        return [Scored(lex.ids[i], s) for i, s in lex.top(query, depth, flt.as_dict())]
 
 
 @dataclass
@@ -222,6 +328,7 @@ def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
     for h in ranked:
         h.prior = prior.get(h.chunk.kind, 1.0)
         h.score *= h.prior
+        h.fused = h.score
     return sorted(ranked, key=lambda h: -h.score)[:k]
 
 
@@ -242,3 +349,19 @@ def _remove_legacy_pickle(path: Path) -> None:
         return
     print(f"passwise: removed the old pickle cache {path} (pickles are never loaded).",
           file=sys.stderr)
+
+
+def step_configs() -> dict[str, tuple[str, dict]]:
+    """Named search configurations for bench/kb/retrieval.py: a description and search() keywords."""
+    one = {"enrich": "lexical documents enriched with scope, symbol and pass notes",
+           "expand": "query expanded through the symptom lexicon and the pass registry",
+           "callees": "callees of the top hits' deciding lines added as candidates",
+           "rerank": "candidates reordered by the reranker fit on dev"}
+    steps = {"tokens": ("code-aware tokens (kb/tokens.py), otherwise main's fusion",
+                        {"config": MAIN})}
+    for name, doc in one.items():
+        steps[f"+{name}"] = (f"tokens + {doc} only", {"config": replace(MAIN, **{name: True})})
+    for name, doc in one.items():
+        steps[f"all-{name}"] = (f"every step except: {doc}", {"config": replace(DEFAULT, **{name: False})})
+    steps["all"] = ("every step (the default)", {"config": DEFAULT})
+    return steps

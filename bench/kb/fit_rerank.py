@@ -1,0 +1,119 @@
+"""Fit the reranker's weights (kb/rerank.json) on the development part of question set v2 only.
+
+Usage: python bench/kb/fit_rerank.py --home KB_COPY [--l2 0.01]
+For every development question it builds the candidate pool exactly as search() does with the
+reranker off (enriched BM25, expanded query, dense list, callees; backend filter on), labels a
+candidate 1 when it overlaps a truth range, and fits a pairwise logistic model (each positive
+against the pool's negatives: a linear RankNet) by gradient descent with an L2 penalty. Held-out
+questions are never read. The weights file records the date, commit, data and command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tomllib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from kb import ranking  # noqa: E402
+from kb.rerank import FEATURES, WEIGHTS, Reranker  # noqa: E402
+from kb.search import DEFAULT, KIND_PRIOR, Filters, open_kb  # noqa: E402
+
+QUESTIONS = ROOT / "bench" / "kb" / "questions-v2.toml"
+
+
+def is_hit(meta: dict, truths: list[dict]) -> bool:
+    lo, hi = int(meta["start_line"] or 0), int(meta["end_line"] or 0)
+    return any(meta["source"] == t["repo"] and meta["path"] == t["path"]
+               and lo <= t["end_line"] and hi >= t["start_line"] for t in truths)
+
+
+def pools(kb, questions: list[dict]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(features, labels) of each development question's candidate pool."""
+    lex = kb.lexical(enriched=DEFAULT.enrich)
+    positions, symbols = kb._tables(lex)
+    out = []
+    for q in questions:
+        flt = Filters(backend=q["backend"])
+        fd = flt.as_dict()
+        dense = kb._dense(q["question"], 100, flt)
+        pool = ranking.candidate_pool(lex, positions, kb.query_terms(q["question"], DEFAULT.expand),
+                                      dense, fd, 100, DEFAULT.dense_weight, KIND_PRIOR)
+        top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
+        ranking.add_callees(pool, symbols, kb._texts(top, positions, dense), fd)
+        texts = kb._texts(ranking.text_pool(pool), positions, dense)
+        ranking.rerank(pool, Reranker({}), texts)  # computes every candidate's features
+        cands = [c for c in pool.cands.values() if c.features]
+        x = np.array([[c.features[f] for f in FEATURES] for c in cands])
+        y = np.array([is_hit(pool.meta(c.doc), q["truth"]) for c in cands], dtype=float)
+        out.append((x, y))
+    return out
+
+
+def pairs(data: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    diffs = [x[y == 1][:, None, :] - x[y == 0][None, :, :] for x, y in data if 0 < y.sum() < len(y)]
+    return np.concatenate([d.reshape(-1, d.shape[-1]) for d in diffs])
+
+
+def fit(d: np.ndarray, l2: float, steps: int = 3000, lr: float = 0.5) -> np.ndarray:
+    """Logistic regression on positive-minus-negative differences (label 1), no bias."""
+    w = np.zeros(d.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(d @ w)))
+        grad = -(d * (1 - p)[:, None]).mean(axis=0) + l2 * w
+        w -= lr * grad
+    return w
+
+
+def mrr(data, w) -> float:
+    total = 0.0
+    for x, y in data:
+        order = np.argsort(-(x @ w), kind="stable")[:10]
+        first = next((r + 1 for r, i in enumerate(order) if y[i]), None)
+        total += 1 / first if first else 0.0
+    return total / len(data)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--home", required=True)
+    ap.add_argument("--corpus-set", default="main")
+    ap.add_argument("--l2", type=float, default=0.01)
+    ap.add_argument("--out", default=str(WEIGHTS))
+    args = ap.parse_args()
+    qs = [q for q in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"] if q["part"] == "dev"]
+    kb = open_kb(Path(args.home), corpus_set=args.corpus_set)
+    data = pools(kb, qs)
+    d = pairs(data)
+    w = fit(d, args.l2)
+    fused = np.array([1.0 if f == "lex" else 0.0 for f in FEATURES])
+    # Two folds of the development questions: how the fit does on dev questions it did not see.
+    folds = [[x for j, x in enumerate(data) if j % 2 == k] for k in (0, 1)]
+    cv = np.mean([mrr(folds[1 - k], fit(pairs(folds[k]), args.l2)) for k in (0, 1)])
+    print(f"dev pools {len(data)}, pairs {len(d)}; dev MRR@10 of the pool: by BM25 {mrr(data, fused):.3f}, "
+          f"reranked {mrr(data, w):.3f} (fit on all dev), {cv:.3f} (2-fold cross-validation)")
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    Path(args.out).write_text(json.dumps({
+        "features": list(FEATURES), "weights": [round(float(v), 5) for v in w],
+        "fit": {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit,
+                "data": f"development part of {QUESTIONS.name} ({len(qs)} questions, backend filter on)",
+                "pairs": int(len(d)), "l2": args.l2, "collection": kb.store.name,
+                "chunks": kb.store.count(),
+                "command": "python bench/kb/fit_rerank.py --home KB --l2 " + str(args.l2)},
+    }, indent=1) + "\n")
+    for f, v in sorted(zip(FEATURES, w, strict=True), key=lambda x: -abs(x[1])):
+        print(f"  {f:14} {v:+.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

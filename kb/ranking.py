@@ -1,0 +1,169 @@
+"""From both retrievers' lists to the k hits: candidates, callees of deciding lines, reranking.
+
+search() in kb/search.py gathers the dense list and the expanded query; this module builds the
+candidate pool (the union of both lists, fused as on main), optionally adds the callees of the
+top hits' deciding lines, optionally rescores every candidate with the fitted reranker, and
+fetches the chunks of the k winners only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from kb.callees import SymbolTable, callee_names, deciding_lines
+from kb.lexical import LexicalIndex
+from kb.rerank import Candidate, Reranker, featurize, text_features
+from kb.tokens import tokenize
+
+# How many fused hits the callee step reads, and what a callee scores without a reranker:
+# just below the hit that calls it.
+CALLEE_PARENTS = 5
+CALLEE_DECAY = 0.9
+MAX_NEW_CALLEES = 3
+# The reranker rescores this many of the fused candidates (plus callees); it reads the text of
+# the first TEXT_POOL of them.
+RERANK_POOL = 60
+TEXT_POOL = 30
+PROSE_KINDS = ("doc_section", "pattern_card", "text")
+_COMMENT = ("//", "#", "*", "/*", '"""', "'''", "--")
+_LINES: dict[str, list[tuple[bool, frozenset[str]]]] = {}  # chunk id -> tokenized lines
+_LINES_MAX = 20_000
+
+
+@dataclass
+class Pool:
+    """The candidates of one query and what scoring them needs."""
+
+    lex: LexicalIndex
+    words: set[str]
+    backend: str | None
+    cands: dict[int, Candidate]
+    best_lex: float
+    best_base: float
+    full: np.ndarray  # every document's BM25 for the expanded query
+
+    def meta(self, i: int) -> dict[str, str]:
+        return {k: str(col[i]) for k, col in self.lex.columns.items()}
+
+
+def candidate_pool(lex: LexicalIndex, positions: dict[str, int], terms: dict[str, float],
+                   dense: list, flt: dict, depth: int, dense_weight: float,
+                   prior: dict[str, float]) -> Pool:
+    """Both retrievers' top `depth`, each candidate with its raw signals and main's fused score."""
+    full, cover = lex.score_and_cover(terms)
+    base_terms = {t: 1.0 for t, w in terms.items() if w >= 1.0}
+    base = lex.weighted_scores(base_terms) if len(base_terms) < len(terms) else full
+    cands: dict[int, Candidate] = {}
+    for rank, (i, s) in enumerate(lex.best(full, depth, flt)):
+        cands[i] = Candidate(i, lex.ids[i], lex=s, lex_rank=rank + 1)
+    for rank, x in enumerate(dense):
+        i = positions.get(x.id)
+        if i is None:
+            continue
+        c = cands.setdefault(i, Candidate(i, x.id))
+        c.dense, c.dense_rank = x.score, rank + 1
+    best_lex = max((c.lex for c in cands.values()), default=0.0)
+    best_base = float(max((base[i] for i in cands), default=0.0))
+    kinds = lex.columns["kind"]
+    for i, c in cands.items():
+        c.lex_base, c.cover = float(base[i]), float(cover[i])
+        c.fused = ((c.lex / best_lex if best_lex else 0.0) + dense_weight * c.dense) * \
+            prior.get(str(kinds[i]), 1.0)
+    backend = flt.get("backend")
+    return Pool(lex, set(base_terms), backend, cands, best_lex or 1.0, best_base or 1.0, full)
+
+
+def add_callees(pool: Pool, symbols: SymbolTable, texts: dict[int, str], flt: dict) -> None:
+    """Candidates for the functions that the top hits' deciding lines call (same source), when
+    they share a word with the question; at most MAX_NEW_CALLEES new ones."""
+    top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:CALLEE_PARENTS]
+    mask = pool.lex.mask(flt)
+    sources = pool.lex.columns["source"]
+    added = 0
+    for parent in top:
+        text = texts.get(parent.doc, "")
+        for name in callee_names(deciding_lines(text, pool.words)):
+            for i in symbols.lookup(str(sources[parent.doc]), name):
+                if i == parent.doc or (mask is not None and not mask[i]) or pool.full[i] <= 0:
+                    continue
+                c = pool.cands.get(i)
+                if c is None:
+                    if added >= MAX_NEW_CALLEES:
+                        return
+                    added += 1
+                    c = pool.cands[i] = Candidate(i, pool.lex.ids[i], lex=float(pool.full[i]))
+                c.callee = True
+                c.fused = max(c.fused, parent.fused * CALLEE_DECAY)
+
+
+def text_pool(pool: Pool) -> list[Candidate]:
+    """The candidates whose text the reranker reads (the caller fetches them from the store)."""
+    ordered = sorted(pool.cands.values(), key=lambda c: -c.fused)
+    return ordered[:TEXT_POOL] + [c for c in ordered[TEXT_POOL:] if c.callee]
+
+
+def tokenized_lines(cid: str, text: str, prose: bool) -> list[tuple[bool, frozenset[str]]]:
+    """A chunk's lines as (is comment or prose, tokens), header line dropped; cached by id."""
+    got = _LINES.get(cid)
+    if got is None:
+        got = []
+        for line in text.splitlines()[1:]:
+            toks = frozenset(tokenize(line))
+            if toks:
+                got.append((prose or line.lstrip().startswith(_COMMENT), toks))
+        if len(_LINES) >= _LINES_MAX:
+            _LINES.clear()
+        _LINES[cid] = got
+    return got
+
+
+def idf(pool: Pool) -> dict[str, float]:
+    n = len(pool.lex.ids)
+    out = {}
+    for t in pool.words:
+        j = pool.lex.vocab.get(t)
+        if j is not None:
+            df = int(pool.lex.indptr[j + 1] - pool.lex.indptr[j])
+            out[t] = float(np.log(1 + (n - df + 0.5) / (df + 0.5)))
+    return out
+
+
+def rerank(pool: Pool, reranker: Reranker, texts: dict[int, str] | None = None) -> None:
+    """Replace each candidate's fused score by the reranker's score; `texts` holds the chunk
+    text of the text_pool() candidates by document index."""
+    pool_ids = sorted(pool.cands.values(), key=lambda c: -c.fused)
+    keep = pool_ids[:RERANK_POOL] + [c for c in pool_ids[RERANK_POOL:] if c.callee]
+    votes = file_votes(pool, keep)
+    weights = idf(pool)
+    kinds = pool.lex.columns["kind"]
+    for c in keep:
+        text = (texts or {}).get(c.doc)
+        tf = None if text is None else text_features(
+            tokenized_lines(c.id, text, str(kinds[c.doc]) in PROSE_KINDS), weights)
+        c.features = features(pool, c, votes, tf)
+        c.fused = reranker.score(c.features)
+    for c in pool_ids[RERANK_POOL:]:
+        if not c.callee:
+            c.fused = -np.inf
+
+
+def file_votes(pool: Pool, cands: list[Candidate], top: int = 20) -> dict[str, float]:
+    """Per file, the share of the top candidates it holds: agreement on the file."""
+    paths = pool.lex.columns["path"]
+    votes: dict[str, float] = {}
+    for c in cands[:top]:
+        votes[str(paths[c.doc])] = votes.get(str(paths[c.doc]), 0.0) + 1.0 / top
+    return votes
+
+
+def features(pool: Pool, c: Candidate, votes: dict[str, float],
+             text: dict[str, float] | None = None) -> dict[str, float]:
+    return featurize(c, pool.words, pool.meta(c.doc), pool.best_lex, pool.best_base,
+                     pool.backend, float(pool.lex.doc_len[c.doc]),
+                     votes.get(str(pool.lex.columns["path"][c.doc]), 0.0), text)
+
+
+def ranked(pool: Pool, k: int) -> list[Candidate]:
+    return sorted(pool.cands.values(), key=lambda c: (-c.fused, c.doc))[:k]
