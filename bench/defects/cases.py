@@ -53,7 +53,8 @@ class DefectCase:
     size: str
     backend: str
     acceptable_families: list[str] = field(default_factory=list)
-    held_out: bool = False  # added after the rules it tests were fixed: a generalisation test
+    held_out: bool = False  # frozen held-out third (split.py's hash rule); never tuned on
+    model: str = ""         # the real-world kernel the case is modelled on ("" for the first 29)
     deciding_source: SourceRange | None = None
     related_sources: list[SourceRange] = field(default_factory=list)
 
@@ -123,7 +124,7 @@ def load_case(folder: Path) -> DefectCase:
         needs_escalation=bool(data.get("needs_escalation", False)),
         size=data.get("size", "large"), backend=data.get("backend", "cuda"),
         acceptable_families=list(data.get("acceptable_families", [])),
-        held_out=bool(data.get("held_out", False)),
+        held_out=bool(data.get("held_out", False)), model=data.get("model", ""),
         deciding_source=_source(data.get("deciding_source")),
         related_sources=[s for s in (_source(r) for r in data.get("related_sources", [])) if s],
     )
