@@ -7,6 +7,7 @@ climbed in order until the policy says one of them (or two together) is enough.
 
 from __future__ import annotations
 
+import math
 import platform
 import time
 from collections.abc import Callable
@@ -134,9 +135,47 @@ def tier3(ctx: Context) -> TierResult:
     except IRCaptureError as exc:
         return skipped(3, str(exc))
     ctx.versions["compiler"] = ctx.capture.compiler_version
+    _reread_source(ctx)
     families = {card_id: card.rewrite_family for card_id, card in ctx.cards.items()}
     return tier3_result(ctx.capture, attribute(ctx.capture), families,
                         time.perf_counter() - started)
+
+
+def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:
+    """Per kernel, the integer values its first captured launch really used: constexprs,
+    num_warps, num_stages and the number of programs."""
+    values: dict[str, dict[str, int]] = {}
+    for kir in capture.kernels:
+        spec = kir.specialization
+        found = {k: v for k, v in {**spec.constexprs, **spec.options}.items()
+                 if isinstance(v, int) and not isinstance(v, bool)}
+        grid = [g for g in (spec.grid or []) if isinstance(g, int)]
+        if grid and len(grid) == len(spec.grid or []):
+            found["programs"] = math.prod(grid)
+        values.setdefault(kir.kernel, found)
+    return values
+
+
+def _reread_source(ctx: Context) -> None:
+    """Tier 1 again with the launch values the capture resolved (a block size computed from
+    the row length, num_warps set from a variable): hypotheses the host code hid from the
+    static read. The tier-1 record is replaced only when the re-read finds something new."""
+    first = ctx.tier(1)
+    if first is None or first.skipped or ctx.capture is None:
+        return
+    values = launch_values(ctx.capture)
+    try:
+        again = triage(ctx.source, str(ctx.target.kernel), ctx.backend, resolved=values)
+    except TriageError:
+        return
+    before = {(f.card_id, f.message) for f in first.findings}
+    new = [f for f in again.findings if (f.card_id, f.message) not in before]
+    if not new:
+        return
+    again.reason += (f" (Re-read with the launch values tier 3 captured: "
+                     f"{', '.join(dict.fromkeys(f.card_id for f in new))} found.)")
+    again.elapsed_s = first.elapsed_s
+    ctx.evidence[ctx.evidence.index(first)] = again
 
 
 def capture_for(ctx: Context) -> IRCapture:
@@ -285,10 +324,24 @@ def sufficient_alone(ctx: Context) -> Decision | None:
     latest = ctx.evidence[-1]
     if not latest.sufficient or not latest.findings:
         return None
-    top = max(latest.findings, key=lambda f: f.confidence)
+    top = _deciding(latest)
     return Decision(stop=True, verdict="concluded",
                     reason=f"Tier {latest.tier} is enough on its own: {latest.reason}",
                     conclusion=_alone(ctx, latest, top))
+
+
+def _deciding(tier: TierResult) -> Finding:
+    """The finding the tier's own reason is about (its words or its card in the reason), so
+    the conclusion's explanation and the report's reason speak of the same evidence; else the
+    most confident one with a rewrite family."""
+    named = [f for f in tier.findings if f.rewrite_family and (
+        _head(f.message) in tier.reason or (f.card_id and f.card_id in tier.reason))]
+    pool = named or [f for f in tier.findings if f.rewrite_family] or tier.findings
+    return max(pool, key=lambda f: f.confidence)
+
+
+def _head(message: str) -> str:
+    return " ".join(message.split()[:8])
 
 
 def unexplained_symptoms(ctx: Context) -> Decision | None:
@@ -381,10 +434,30 @@ def _hotspot(source: Finding, stage: Finding) -> Hotspot:
                    line=loc.get("line"), pass_arg=stage.passes[0] if stage.passes else "")
 
 
+def _card_for(ctx: Context, finding: Finding) -> str:
+    """The pattern card a concluded finding stands for: its own, else the first card it
+    explains of its family, else the backend's card of that family."""
+    if finding.card_id:
+        return finding.card_id
+    family = finding.rewrite_family
+    explained = [c for c in finding.evidence.get("explains_cards") or []
+                 if c in ctx.cards and ctx.cards[c].rewrite_family == family]
+    own = sorted((c.backend != ctx.backend, c.id) for c in ctx.cards.values()
+                 if c.rewrite_family == family)
+    return (explained or [cid for _, cid in own] or [""])[0]
+
+
+def _effect(ctx: Context, card_id: str) -> str:
+    """The card's expected-effect sentence, only when tier 1 saw the card's idiom in this
+    kernel: a card chosen for its family alone may describe another kind of kernel."""
+    card = ctx.cards.get(card_id)
+    seen = any(h.card_id == card_id for h in ctx.hypotheses())
+    return f" Expected effect: {card.expected_effect}" if card and seen else ""
+
+
 def _confirmed(ctx: Context, hypothesis: Finding, fact: Finding,
                pairs: list[tuple[Finding, Finding]]) -> Conclusion:
-    card = ctx.cards.get(hypothesis.card_id)
-    effect = f" Expected effect: {card.expected_effect}" if card else ""
+    effect = _effect(ctx, hypothesis.card_id)
     explanation = (f"{_sentence(hypothesis.message)} Tier {fact.tier} shows it happening: "
                    f"{_sentence(fact.message)}{effect}")
     supporting = [_ref(ctx, hypothesis)] + [_ref(ctx, f) for h, f in pairs if h is hypothesis]
@@ -396,12 +469,12 @@ def _confirmed(ctx: Context, hypothesis: Finding, fact: Finding,
 
 
 def _alone(ctx: Context, tier: TierResult, top: Finding) -> Conclusion:
-    card = ctx.cards.get(top.card_id)
-    effect = f" Expected effect: {card.expected_effect}" if card else ""
+    card_id = _card_for(ctx, top)
+    effect = _effect(ctx, card_id)
     where = _in_kernel(ctx, top)
     supporting = [_ref(ctx, top)] + ([_ref(ctx, where)] if where is not top else [])
     return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(where, top),
-                      explanation=f"{_sentence(top.message)}{effect}", card_id=top.card_id,
+                      explanation=f"{_sentence(top.message)}{effect}", card_id=card_id,
                       supporting=supporting, passes=list(top.passes),
                       citations=_citations(ctx, top))
 
@@ -472,7 +545,20 @@ def _diagnosis(ctx: Context, decision: Decision, tried: list[str],
         conclusion=decision.conclusion, tried=tried, escalations=list(ctx.escalations),
         timings=timings, versions=_versions(ctx),
         created=datetime.now(UTC).isoformat(timespec="seconds"),
-        ranking=[asdict(c) for c in rank(ctx.evidence)])
+        ranking=_ranking(ctx, decision.conclusion))
+
+
+def _ranking(ctx: Context, conclusion: Conclusion | None) -> list[dict[str, Any]]:
+    """The evidence's own ranking; a concluded family leads it (the policy weighed more than
+    the scores: which tier confirmed which hypothesis), the rest keep their order."""
+    ranked = [asdict(c) for c in rank(ctx.evidence)]
+    if conclusion is None:
+        return ranked
+    mine = [c for c in ranked if c["rewrite_family"] == conclusion.rewrite_family]
+    lead = mine[0] if mine else {"rewrite_family": conclusion.rewrite_family, "score": 0.0,
+                                 "card_id": conclusion.card_id, "by_tier": {}}
+    lead["concluded"] = True
+    return [lead] + [c for c in ranked if c is not lead]
 
 
 def _versions(ctx: Context) -> dict[str, str]:

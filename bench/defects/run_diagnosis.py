@@ -157,6 +157,9 @@ def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
         report = diagnose_library(case, args.max_tier, runner_json)
     else:
         report = diagnose_cli(case, args.max_tier, args.timeout, runner_json)
+    if args.reports is not None and not case.held_out:  # held-out reports are never written
+        args.reports.mkdir(parents=True, exist_ok=True)
+        (args.reports / f"{case.name}.json").write_text(json.dumps(report, indent=1, default=str))
     return score(case, report, time.perf_counter() - started)
 
 
@@ -270,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="cases diagnosed in parallel")
     ap.add_argument("--split", choices=("dev", "held-out", "all"), default="dev",
                     help="which cases to run (split.py); held-out cases are reported only as aggregates")
+    ap.add_argument("--reports", type=Path, default=None,
+                    help="folder for each development case's diagnosis JSON (held-out ones: never)")
     ap.add_argument("--backend", choices=("cuda", "ascend"), default=None, help="only this backend's cases")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases(args.cases or None) if in_split(c, args.split)

@@ -12,6 +12,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from .dumps import split_dump
@@ -65,6 +66,8 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
         capture.failures.append(CompileFailure(kernel=kernel.name, phase="launcher",
                                                message=report["setup_error"]))
     capture.intermediates = intermediates(report.get("launch_log") or [], report.get("io"))
+    capture.launch_counts = dict(Counter(k["kernel"] for k in report.get("launch_log") or []))
+    capture.host_ops = list(report.get("host_ops") or [])
     tool_dir = Path(report["tool_dir"])
     for launch in report["launches"]:
         kir = _kernel_ir(launch, tool_dir, capture)

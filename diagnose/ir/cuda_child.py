@@ -139,6 +139,30 @@ def _storages(value) -> list[int]:
     return [] if address is None else [address]
 
 
+# Host-side torch ops of the launcher that move a whole tensor: casts and layout copies.
+HOST_COPY_OPS = ("aten._to_copy", "aten.clone", "aten.copy_", "aten.contiguous")
+HOST_OPS: list[dict] = []  # filled while the launcher runs (see _HostOps)
+
+
+def _host_ops_mode():
+    """A TorchDispatchMode that records the launcher's copy and cast ops with their bytes."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class _HostOps(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            name = str(func.overloadpacket) if hasattr(func, "overloadpacket") else str(func)
+            if name.startswith(HOST_COPY_OPS) and hasattr(out, "element_size"):
+                source = args[0] if args and hasattr(args[0], "dtype") else None
+                HOST_OPS.append({"op": name, "bytes": int(out.numel() * out.element_size()),
+                                 "dtype": str(out.dtype).replace("torch.", ""),
+                                 "from_dtype": str(source.dtype).replace("torch.", "")
+                                 if source is not None else ""})
+            return out
+
+    return _HostOps()
+
+
 def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
     """Import the kernel file and call its entry point on the task's CPU inputs at `size`;
     returns the storage addresses of what went in and what came out (see launch_log)."""
@@ -149,14 +173,16 @@ def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
         inputs = module.get_inputs()
         model = module.ModelNew(*init)
         params = [p for p in getattr(model, "parameters", lambda: [])()]
-        out = model(*inputs)
+        with _host_ops_mode():
+            out = model(*inputs)
         return {"inputs": _storages(inputs) + _storages(params), "outputs": _storages(out)}
     if task_dir is None or not (task_dir / "task.py").exists():
         raise FileNotFoundError(f"no task.py beside {kernel_file} to make inputs from")
     sys.path.insert(0, str(task_dir))
     task = _load_module(task_dir / "task.py", "passwise_task")
     inputs = task.make_inputs(size=size, device="cpu")
-    out = module.run(*inputs)
+    with _host_ops_mode():
+        out = module.run(*inputs)
     return {"inputs": _storages(inputs), "outputs": _storages(out)}
 
 
@@ -230,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         record.setdefault("error", None)
         report["launches"].append(record)
     report["launch_log"] = recorder.launch_log
+    report["host_ops"] = HOST_OPS
     (out_dir / "report.json").write_text(json.dumps(report, indent=1, default=str))
     return 0
 

@@ -181,14 +181,29 @@ def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
         evidence.append(f"argument {arg}: {kir.specialization.signature[arg]} is a runtime "
                         "value without tt.divisibility (no multiple-of-16 hint), so axis "
                         "analysis cannot prove contiguity")
-    narrow_count = sum(n for bits, n in loads.items() if int(bits) <= NARROW_BITS)
     return [Symptom(id="scalar-global-loads", kernel=kir.kernel, pass_arg="tritongpu-coalesce",
                     stage_index=after_coalesce,
-                    summary=f"{narrow_count} of {sum(loads.values())} global loads are "
-                            f"<= {NARROW_BITS}-bit (narrow accesses at lines "
-                            f"{', '.join(map(str, narrow))}); coalesce chose sizePerThread "
-                            "from the contiguity it could prove",
+                    summary=f"{_narrow_summary(accesses, set(narrow), loads)}; coalesce chose "
+                            "sizePerThread from the contiguity it could prove",
                     evidence=evidence, mechanisms=mechanisms)]
+
+
+def _narrow_summary(accesses: list, narrow: set[int], loads: dict[str, int]) -> str:
+    """Which narrow accesses are loads and which are stores, by source line: a defect in a
+    store is not confirmed by a sentence about loads."""
+    def lines(kind: str) -> list[int]:
+        return sorted({a.line for a in accesses if a.kind == kind and a.line in narrow
+                       and a.bits <= NARROW_BITS})
+
+    narrow_loads = sum(n for bits, n in loads.items() if int(bits) <= NARROW_BITS)
+    parts = []
+    if lines("ld"):
+        parts.append(f"{narrow_loads} of {sum(loads.values())} global loads are <= "
+                     f"{NARROW_BITS}-bit (narrow loads at lines {', '.join(map(str, lines('ld')))})")
+    if lines("st"):
+        parts.append(f"global stores are <= {NARROW_BITS}-bit at lines "
+                     f"{', '.join(map(str, lines('st')))}")
+    return "; ".join(parts) or f"narrow accesses at lines {', '.join(map(str, sorted(narrow)))}"
 
 
 def global_atomics(kir: KernelIR) -> list[Symptom]:
@@ -289,9 +304,37 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[ttir].text, r"arith\.\w+ .*xi64"))]
 
 
+SMS_BY_ARCH = {"sm90": 132, "sm100": 148, "sm80": 108, "sm89": 128}  # H100/H200, B200, A100, L40
+
+
+def grid_underfill(kir: KernelIR) -> list[Symptom]:
+    """The captured launch starts fewer programs than the target has SMs while its kernel
+    loops over its share of the work: the grid leaves SMs idle whatever the code does."""
+    arch = str(kir.specialization.options.get("arch", "")).replace("sm_", "sm")
+    sms = next((n for a, n in SMS_BY_ARCH.items() if arch.startswith(a)), None)
+    grid = kir.specialization.grid or []
+    if sms is None or not grid or not all(isinstance(g, int) for g in grid):
+        return []
+    programs = 1
+    for g in grid:
+        programs *= g
+    ttir = _state_after_pipeline(kir, "convert-triton-to-tritongpu")
+    loops = _sig(kir, ttir).loops if ttir is not None else 0
+    if programs >= sms or not loops:
+        return []
+    warps = kir.specialization.options.get("num_warps")
+    return [Symptom(id="grid-underfill", kernel=kir.kernel, pass_arg="", stage_index=None,
+                    summary=f"the launch starts {programs} programs (grid {grid}) of "
+                            f"{warps} warps for the {sms} SMs of {arch}, and each program "
+                            f"loops ({loops} loop(s) in the TTIR): {sms - programs} SMs idle",
+                    evidence=[f"grid {grid}, num_warps {warps}, target {arch}"],
+                    mechanisms={"few-programs": [kir.line]})]
+
+
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
+    grid_underfill,
 ]
 
 

@@ -26,10 +26,14 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
     "int64-index-arith": ("cuda-int64-index",),
-    "global-atomics": ("cuda-atomic-reduction",),
-    "discrete-mask-to-select": ("ascend-strided-fast-axis", "ascend-discrete-gather"),
-    "unstructured-access-fallback": ("ascend-scalar-element-loop", "ascend-discrete-gather",
-                                     "ascend-div-mod-unstructured", "ascend-strided-fast-axis"),
+    "global-atomics": ("common-scatter-atomics", "cuda-atomic-reduction"),
+    "grid-underfill": ("cuda-small-grid-underfill",),
+    "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",
+                                "ascend-strided-fast-axis", "ascend-transposed-tile",
+                                "ascend-discrete-gather"),
+    "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
+                                     "ascend-discrete-gather", "ascend-div-mod-unstructured",
+                                     "ascend-strided-fast-axis", "ascend-transposed-tile"),
 }
 
 # When the IR shows *why* (a symptom's mechanism, per source line), only the idioms that
@@ -40,22 +44,28 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "tile-within-threads": ("common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
-    "atomic-accumulate": ("cuda-atomic-reduction",),
+    "atomic-accumulate": ("common-scatter-atomics", "cuda-atomic-reduction"),
     "oversized-tile": ("cuda-register-spills",),
     "few-warps": ("cuda-too-few-warps",),
+    "few-programs": ("cuda-small-grid-underfill",),
 }
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
-STANDALONE_SYMPTOMS = ("register-spills", "global-atomics")
+STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill")
 # How much of a kernel's time a symptom usually costs, for choosing what to explain first:
 # a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
 # A buffer handed between launches is written and read back through DRAM: for memory-bound
 # steps that is as much traffic again as the work itself, so it weighs like the heavy symptoms.
 INTERMEDIATE_WEIGHT = 3
 INTERMEDIATE_CARD = "common-unfused-launches"
+# A buffer handed between launches is also what a cast done by its own kernel looks like:
+# the cast card, when tier 1 holds it, is the more direct cause.
+INTERMEDIATE_CARDS = ("common-host-casts", INTERMEDIATE_CARD)
+LAUNCH_LOOP_CARD = "common-launch-loop"
+HOST_CAST_CARD, HOST_COPY_CARD = "common-host-casts", "common-host-copies"
 SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
-    "global-atomics": 3, "unstructured-access-fallback": 3, "scalar-global-loads": 2,
+    "global-atomics": 3, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
 }
 
@@ -65,6 +75,7 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family."""
     findings = [_finding(s, capture, card_families) for s in symptoms]
     findings += _intermediate_findings(capture, card_families)
+    findings += _host_findings(capture, card_families)
     standalone = _standalone(findings)
     reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
               "away." if standalone else _reason(capture, findings))
@@ -141,11 +152,52 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) ->
             # the launcher's file, no kernel: the hand-over is between kernels, not inside one
             location={"path": capture.source, "function": None, "line": None, "stage": None},
             evidence={"symptom": "intermediate-buffer", "hop": hop,
-                      "explains_cards": [card] if card else [],
+                      "explains_cards": [c for c in INTERMEDIATE_CARDS if c in card_families],
                       "weight": INTERMEDIATE_WEIGHT, "compiler": capture.compiler_version,
                       "reproduce": capture.commands[:1]},
             passes=[]))
     return out
+
+
+def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Finding]:
+    """What the launcher's host code does around the launches, as the capture saw it: kernels
+    launched more than once per call (a Python loop of launches) and whole-tensor casts or
+    copies run by torch between them."""
+    out = []
+    repeated = {k: n for k, n in capture.launch_counts.items() if n > 1}
+    if repeated and LAUNCH_LOOP_CARD in card_families:
+        named = ", ".join(f"{k} {n} times" for k, n in sorted(repeated.items()))
+        out.append(_host_finding(
+            capture, LAUNCH_LOOP_CARD, card_families, "launch-count",
+            f"one call of the launcher launches {named}: a launch per iteration of a host "
+            "loop, each paying the launch cost for a slice of the work", {"launches": repeated}))
+    casts = [op for op in capture.host_ops if op.get("from_dtype") and
+             op.get("dtype") != op.get("from_dtype")]
+    copies = [op for op in capture.host_ops if op not in casts]
+    for card, ops, what in ((HOST_CAST_CARD, casts, "dtype casts"),
+                            (HOST_COPY_CARD, copies, "layout copies")):
+        if ops and card in card_families:
+            total = sum(op["bytes"] for op in ops)
+            kinds = ", ".join(dict.fromkeys(f"{op['op']} {op.get('from_dtype')}->{op['dtype']}"
+                                            for op in ops))
+            out.append(_host_finding(
+                capture, card, card_families, "host-ops",
+                f"the launcher's host code runs {len(ops)} whole-tensor {what} ({kinds}; "
+                f"{total / 1e6:.1f} MB written) around the launches: extra passes through "
+                "memory the kernels could fold into their loads and stores", {"ops": ops[:8]}))
+    return out
+
+
+def _host_finding(capture: IRCapture, card: str, card_families: dict[str, str], symptom: str,
+                  message: str, facts: dict) -> Finding:
+    return Finding(
+        tier=TIER, kind="host-code", card_id=card, rewrite_family=card_families[card],
+        message=message, confidence=0.8,
+        location={"path": capture.source, "function": None, "line": None, "stage": None},
+        evidence={"symptom": symptom, **facts, "explains_cards": [card],
+                  "weight": INTERMEDIATE_WEIGHT, "compiler": capture.compiler_version,
+                  "reproduce": capture.commands[:1]},
+        passes=[])
 
 
 def _failure_finding(symptom: Symptom, capture: IRCapture) -> Finding:
@@ -180,8 +232,8 @@ def _reason(capture: IRCapture, findings: list[Finding]) -> str:
         launched = len(capture.kernels)
         return (f"{launched} kernel launch(es) compiled for {capture.target} show none of the "
                 "known IR symptoms.")
-    hops = [f for f in findings if f.kind == "launch-chain"]
-    handed = (f"The launches hand {len(hops)} intermediate buffer(s) through global memory. "
+    hops = [f for f in findings if f.kind in ("launch-chain", "host-code")]
+    handed = (f"The host code around the launches costs extra passes through memory ({len(hops)} finding(s)). "
               if hops else "")
     symptoms = ", ".join(f"{f.evidence['symptom']} at {f.passes[0] if f.passes else '?'}"
                          for f in findings if f.kind == "ir-symptom")

@@ -95,6 +95,12 @@ def _inside_loop(kernel, node: ast.AST) -> bool:
                for loop in ast.walk(kernel.node) if loop is not kernel.node)
 
 
+def _data_addressed(kernel, pointer, line: int) -> bool:
+    from diagnose.triage.detectors.masks import _data_terms
+
+    return pointer is not None and bool(_data_terms(kernel, pointer, line))
+
+
 @detector("atomic-reduction")
 def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -102,6 +108,8 @@ def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         for call in kernel.calls("atomic_add"):
             pointer = pointer_of(call)
+            if _data_addressed(kernel, pointer, call.lineno):
+                continue  # a scatter (histogram, index_add): the scatter-atomics idiom
             scalar_target = shapes.shape(pointer, call.lineno) == ()
             in_loop = _inside_loop(kernel, call)
             if not (scalar_target or in_loop):

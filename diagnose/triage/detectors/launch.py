@@ -14,6 +14,7 @@ from diagnose.triage.detectors.model import (
     Launch,
     call_name,
     evaluate,
+    launch_value,
     launcher_env,
     names_in,
 )
@@ -50,8 +51,7 @@ def _block_values(module: KernelModule, launch: Launch) -> dict[str, int | str]:
     for param in kernel.params:
         if not param.constexpr:
             continue
-        expr = launch.args.get(param.name, param.default)
-        value = evaluate(expr, env)  # type: ignore[arg-type]
+        value = launch_value(module, launch, param.name, env)
         if value is not None:
             values[param.name] = value
     return values
@@ -129,7 +129,7 @@ def num_stages_one(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
         kernel = module.kernels[launch.kernel]
-        stages = evaluate(launch.options.get("num_stages"), launcher_env(module, launch))  # type: ignore[arg-type]
+        stages = launch_value(module, launch, "num_stages")
         config_stages = [c.get("num_stages") for c in kernel.configs]
         from_configs = bool(config_stages) and all(
             isinstance(s, int) and s <= 1 for s in config_stages)
@@ -152,7 +152,7 @@ def num_stages_one(module: KernelModule, backend: str) -> list[Match]:
 def num_warps_exceed_tile(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
-        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        warps = launch_value(module, launch, "num_warps")
         if not isinstance(warps, int):
             continue
         kernel = module.kernels[launch.kernel]
@@ -184,7 +184,7 @@ def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
     thread: the per-thread share of the tile grows with the row."""
     matches = []
     for launch in module.launches:
-        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        warps = launch_value(module, launch, "num_warps")
         if not isinstance(warps, int) or warps > FEW_WARPS:
             continue
         values = _block_values(module, launch)
@@ -269,4 +269,46 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                          "profile: per-launch overhead at the small size"],
                         buffers=sorted(shared), first_launch=earlier.line))
                     break
+    return matches
+
+
+HOPPER_SMS = 132          # SMs of an H100/H200, the sm_90 parts the IR is captured for
+UNDERFILL_FRACTION = 0.5  # programs below this share of the SMs: at least half the GPU idles
+
+
+def _programs(module: KernelModule, launch: Launch) -> int | None:
+    """Programs a launch starts: the grid evaluated in the host code, else the captured one."""
+    grid = launch.grid.elts if isinstance(launch.grid, ast.Tuple | ast.List) else [launch.grid]
+    env = launcher_env(module, launch)
+    values = [evaluate(e, env) for e in grid]  # type: ignore[arg-type]
+    if values and all(isinstance(v, int) for v in values):
+        total = 1
+        for v in values:
+            total *= v  # type: ignore[operator]
+        return total
+    return module.resolved.get(launch.kernel, {}).get("programs")
+
+
+@detector("small-grid", ("cuda",))
+def small_grid(module: KernelModule, backend: str) -> list[Match]:
+    """A launch of fewer programs than the GPU has SMs, each looping over its share: the
+    grid, not the code inside, leaves most of the machine idle."""
+    matches = []
+    for launch in module.launches:
+        programs = _programs(module, launch)
+        if programs is None or programs >= HOPPER_SMS:
+            continue
+        kernel = module.kernels[launch.kernel]
+        loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
+        if not loops:
+            continue  # one tile per program: a small problem, not a small grid
+        few = programs < UNDERFILL_FRACTION * HOPPER_SMS
+        matches.append(_launch_match(
+            module, launch, "small-grid", 0.75 if few else 0.6,
+            f"`{launch.kernel}` is launched with {programs} programs for the {HOPPER_SMS} SMs of "
+            "an H100/H200, and each program loops over its share: "
+            f"{HOPPER_SMS - programs} SMs idle while the busy ones have one program's warps to "
+            "hide memory latency.",
+            ["profile: programs launched below the SM count at the measured size",
+             "ncu: achieved occupancy and DRAM throughput low"], programs=programs))
     return matches

@@ -201,6 +201,8 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             if found is None:
                 continue
             confidence, multiplier, transposed = found
+            if transposed and backend == "ascend" and call_name(op) == "load":
+                continue  # the transposed-tile detector's idiom: load contiguous, transpose on chip
             if transposed and backend == "cuda":
                 confidence = 0.4  # coalesced along the other axis, paid for in convert_layout
             needed = (["PTX: scalar ld.global.b32 per element and ncu: "
