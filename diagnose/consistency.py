@@ -145,3 +145,18 @@ def _store_problems(report: dict[str, Any], c: dict[str, Any]) -> list[str]:
     if facts and len(only_loads) == len(facts):
         return ["a store defect is confirmed only by evidence about loads"]
     return []
+
+
+def shape(report: dict[str, Any]) -> dict[str, Any]:
+    """`report` reduced to the fields `problems` reads (a small fixture of a real report)."""
+    def finding(f: dict[str, Any]) -> dict[str, Any]:
+        return {k: f.get(k) for k in ("tier", "kind", "card_id", "rewrite_family", "message")} | {
+            "evidence": {"snippet": (f.get("evidence") or {}).get("snippet", "")}}
+
+    return {"verdict": report.get("verdict"), "reason": report.get("reason", ""),
+            "backend": report.get("backend", "cuda"), "concluded_tier": report.get("concluded_tier"),
+            "conclusion": report.get("conclusion"),
+            "ranking": [{"rewrite_family": r.get("rewrite_family")} for r in
+                        (report.get("ranking") or [])[:3]],
+            "tiers": [{"tier": t.get("tier"), "findings": [finding(f) for f in t.get("findings", [])]}
+                      for t in report.get("tiers", [])]}

@@ -20,7 +20,7 @@ from typing import Any
 from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
-from diagnose.ir.tier import tier3_result
+from diagnose.ir.tier import CAUSE_SYMPTOMS, EFFECT_SYMPTOMS, SYMPTOM_WEIGHT, tier3_result
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -197,7 +197,7 @@ def tier4(ctx: Context) -> TierResult:
     ir = ctx.tier(3)
     asks = list(dict.fromkeys((f.evidence["symptom"], f.passes[0] if f.passes else "",
                                (f.location or {}).get("function", ""))
-                              for f in (ir.findings if ir else []) if f.kind == "ir-symptom"))
+                              for f in _questions(ir.findings if ir else [])))
     if not asks:
         return skipped(4, "Nothing to ask the compiler source: no IR symptom names a pass.")
     kernels = {k.kernel: k for k in (ctx.capture.kernels if ctx.capture else [])}
@@ -205,6 +205,18 @@ def tier4(ctx: Context) -> TierResult:
                                         kernels)
     ctx.escalations += records
     return result
+
+
+def _questions(findings: list[Finding]) -> list[Finding]:
+    """The IR symptoms tier 4 asks about, costliest first; an effect (a surviving layout
+    conversion, spills) is not asked about when its kernel also shows a cause (a narrow or
+    unstructured access): the cause's answer is the one that explains the cost."""
+    symptoms = [f for f in findings if f.kind == "ir-symptom" and f.passes]
+    caused = {(f.location or {}).get("function") for f in symptoms
+              if f.evidence.get("symptom") in CAUSE_SYMPTOMS}
+    kept = [f for f in symptoms if not (f.evidence.get("symptom") in EFFECT_SYMPTOMS
+                                        and (f.location or {}).get("function") in caused)]
+    return sorted(kept, key=lambda f: -f.evidence.get("weight", 0))
 
 
 def _compiler_version(ctx: Context) -> str | None:
@@ -299,6 +311,50 @@ def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]
                  and (f.location or {}).get("function") in kernels), None)
 
 
+COSTLY_EVIDENCE = 0.6  # a tier-2 hotspot finding this confident names where the time goes
+
+
+def answer_misses_the_cost(ctx: Context) -> Decision | None:
+    """A tier-4 answer concludes only when it explains the cost: when tier 2 measured the time
+    going elsewhere, or tier 3 shows a costlier symptom that names another family, the answer
+    (about a cheaper symptom) is kept as evidence at half its confidence and does not conclude."""
+    latest = ctx.evidence[-1]
+    if latest.tier != 4 or not latest.findings:
+        return None
+    answers = [f for f in latest.findings if f.rewrite_family]
+    if not answers:
+        return None
+    lead = _deciding(latest) if latest.sufficient else max(answers, key=lambda f: f.confidence)
+    rival = _costlier_evidence(ctx, lead)
+    if rival is None:
+        return None
+    for f in answers:
+        f.confidence = round(f.confidence / 2, 3)
+        f.evidence["explains_cost"] = False
+    latest.sufficient = False
+    return climb(f"Tier 4 answers why {lead.evidence.get('symptom_asked') or 'the symptom'} "
+                 f"happens ({lead.rewrite_family}), but that does not explain the cost: "
+                 f"{rival.message}")
+
+
+def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
+    """Lower-tier evidence about where the time goes that names another family: a confident
+    tier-2 hotspot finding, or a tier-3 finding heavier than the symptom tier 4 answered."""
+    family = answer.rewrite_family
+    weight = SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
+    measured = ctx.tier(2)
+    for f in measured.findings if measured else []:
+        if (f.evidence.get("hotspot") and f.rewrite_family and f.rewrite_family != family
+                and f.confidence >= COSTLY_EVIDENCE):
+            return f
+    ir = ctx.tier(3)
+    for f in ir.findings if ir else []:
+        if (f.rewrite_family and f.rewrite_family != family
+                and f.evidence.get("weight", 0) > weight):
+            return f
+    return None
+
+
 def at_the_roofline(ctx: Context) -> Decision | None:
     """Tier 2 places the hotspot near its ceiling: no hotspot that tuning can fix is left, and
     only doing less work helps (fusing launches moves fewer bytes)."""
@@ -358,6 +414,7 @@ def unexplained_symptoms(ctx: Context) -> Decision | None:
 
 POLICY: list[Callable[[Context], Decision | None]] = [
     broken_kernel,
+    answer_misses_the_cost,
     confirmed_across_tiers,
     at_the_roofline,
     sufficient_alone,

@@ -356,8 +356,10 @@ def discrete_mask_access(kir: KernelIR) -> list[Symptom]:
     index, before, after = hit
     return [Symptom(id="discrete-mask-to-select", kernel=kir.kernel,
                     pass_arg="discrete-mask-access-conversion", stage_index=index,
-                    summary="a discrete (non-contiguous) mask was rewritten into a full load "
-                            f"plus arith.select ({before} -> {after} selects)",
+                    summary="a mask the analysis cannot read as a range was rewritten into a "
+                            "full, unmasked transfer plus arith.select (a load: load all, then "
+                            "select; a store: read the destination, select, store all) "
+                            f"({before} -> {after} selects)",
                     evidence=_lines(kir.stages[index].text, r"arith\.select|tt\.load"))]
 
 

@@ -19,8 +19,8 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "cuda-scalar-element-loop", "cuda-div-mod-index",
                             "cuda-int64-index"),
-    "convert-layout-survives": ("cuda-layout-conversion-churn", "cuda-reduce-strided-axis",
-                                "cuda-smem-bank-conflicts"),
+    "convert-layout-survives": ("cuda-fp32-dot", "cuda-layout-conversion-churn",
+                                "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
     "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile"),
     "no-async-copy-after-pipeline": ("cuda-kloop-unpipelined", "cuda-mask-in-kloop",
                                      "cuda-smem-limits-occupancy"),
@@ -49,6 +49,12 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "few-warps": ("cuda-too-few-warps",),
     "few-programs": ("cuda-small-grid-underfill",),
 }
+# Symptoms that are effects: a layout conversion or spills follow from how an operand was
+# loaded or widened. When the same kernel shows a cause (a narrow access), the cause is what
+# tier 4 is asked about and what a conclusion names.
+EFFECT_SYMPTOMS = ("convert-layout-survives", "register-spills")
+CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "unstructured-access-fallback",
+                  "discrete-mask-to-select")
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
 STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill")

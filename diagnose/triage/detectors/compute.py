@@ -19,6 +19,28 @@ from diagnose.triage.detectors.model import (
 _REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
 
 
+def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
+    """Dot operands bound (through up to `depth` local assignments) to a value converted
+    with .to(tl.float32): the fp16/bf16 tile is widened before the MMA."""
+    found = []
+    for arg in dot.args[:2]:
+        todo, seen = [arg], 0
+        while todo and seen < depth * 4:
+            node = todo.pop()
+            seen += 1
+            if isinstance(node, ast.Call) and call_name(node) == "to" and \
+                    "float32" in ast.unparse(node.args[0] if node.args else node):
+                found.append(ast.unparse(arg))
+                break
+            if isinstance(node, ast.Name):
+                stmts = kernel.assigns.get(node.id, [])
+                todo += [s.value for s in stmts if getattr(s, "value", None) is not None
+                         and s.lineno < dot.lineno]
+            elif isinstance(node, ast.Call) and call_name(node) in ("trans", "permute"):
+                todo += node.args[:1]
+    return found
+
+
 @detector("fp32-dot", ("cuda",))
 def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -33,6 +55,10 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
                 confidence, why = 0.7, "allow_tf32=False forces full fp32 FMA math"
             elif "float32" in text and ".to(" in text:
                 confidence, why = 0.45, "operands are upcast to fp32 before the dot"
+            elif _upcast_operands(kernel, dot):
+                names = ", ".join(_upcast_operands(kernel, dot))
+                confidence, why = 0.6, (f"operand(s) {names} are upcast to fp32 before the dot "
+                                        "(twice the registers, no fp16/bf16 tensor-core path)")
             else:
                 continue
             matches.append(_match(

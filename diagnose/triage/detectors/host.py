@@ -36,18 +36,26 @@ def _is_cast(call: ast.Call) -> bool:
 
 
 def _cast_only(kernel: JitKernel) -> bool:
-    """A kernel that loads and stores the same elements with only a dtype change: a copy."""
+    """A kernel that loads a tile and stores it converted with .to(...), with no loop and no
+    other work: a dtype cast done as its own pass through memory."""
+    if any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node)):
+        return False
     ops = memory_ops(kernel)
     loads = [o for o in ops if call_name(o) == "load"]
     stores = [o for o in ops if call_name(o) == "store"]
     if len(loads) != 1 or len(stores) != 1 or len(stores[0].args) < 2:
         return False
-    arithmetic = [n for n in ast.walk(kernel.node) if isinstance(n, ast.BinOp)
-                  and not isinstance(n.op, ast.Add | ast.Mult | ast.Sub)]
     value = stores[0].args[1]
-    calls = {call_name(n) for n in ast.walk(value) if isinstance(n, ast.Call)}
-    return not arithmetic and calls <= {"to", "load"} and not any(
-        isinstance(n, ast.BinOp) for n in ast.walk(value))
+    if isinstance(value, ast.Name):
+        stmts = kernel.assigns.get(value.id, [])
+        value = getattr(stmts[-1], "value", value) if len(stmts) == 1 else value
+    if not (isinstance(value, ast.Call) and call_name(value) == "to"):
+        return False
+    inner = value.func.value if isinstance(value.func, ast.Attribute) else None
+    if isinstance(inner, ast.Name):
+        stmts = kernel.assigns.get(inner.id, [])
+        inner = getattr(stmts[-1], "value", inner) if len(stmts) == 1 else inner
+    return isinstance(inner, ast.Call) and call_name(inner) == "load"
 
 
 @detector("host-casts")

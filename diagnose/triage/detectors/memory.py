@@ -345,8 +345,10 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
             if not any(loop.target.id in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
             bound = ast.unparse(loop.iter)
+            # a trip count from the tile size or from a size argument: the loop walks the
+            # elements of a slice one by one
             element_wise = "BLOCK" in bound.upper() or any(
-                p.constexpr and p.name in bound for p in kernel.params)
+                p.name in names_in(loop.iter) for p in kernel.params)
             loads = any(call_name(c) == "load" for c in ops)
             tile_work = any(is_tile(shapes.shape(n.value, n.lineno)) for stmt in loop.body
                             for n in ast.walk(stmt) if isinstance(n, ast.Assign))
