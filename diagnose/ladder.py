@@ -265,8 +265,8 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
     latest = ctx.evidence[-1]
     if latest.tier == 1:
         return None
-    pairs = _most_direct([(h, f) for f in latest.findings for h in ctx.hypotheses()
-                          if confirms(f, h)])
+    pairs = _heaviest(_most_direct([(h, f) for f in latest.findings for h in ctx.hypotheses()
+                                    if confirms(f, h)]))
     heavier = _heavier_unexplained(latest, pairs)
     if heavier is not None:
         return climb(f"Tier {latest.tier} confirms {pairs[0][0].card_id}, but the same kernel "
@@ -296,6 +296,15 @@ def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Fi
         best = min(rank.get(h.card_id, len(order)) for h, _ in mine)
         kept += [(h, f) for h, f in mine if rank.get(h.card_id, len(order)) == best]
     return kept
+
+
+def _heaviest(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Finding]]:
+    """Where different facts confirm different hypotheses, the costliest fact's confirmation
+    answers first (a grid that idles most SMs before the narrow loads of the programs left)."""
+    if not pairs:
+        return pairs
+    top = max(f.evidence.get("weight", 0) for _, f in pairs)
+    return [(h, f) for h, f in pairs if f.evidence.get("weight", 0) == top]
 
 
 def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]]

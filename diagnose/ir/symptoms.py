@@ -375,6 +375,70 @@ def unstructured_access_fallback(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[index].text, r"DiscreteMemAccess|scf\.for"))]
 
 
+SSA_OP = re.compile(r"^\s*(%[\w.]+)(?::\d+)? = (arith\.\w+) ([^:]*):\s*(.*)$")
+
+
+def _linalg(kir: KernelIR) -> Stage | None:
+    """The last IR triton-to-linalg produced (the linalg/memref form of the kernel)."""
+    stages = [st for st in kir.stages if st.pass_arg == "triton-to-linalg" and not st.failed]
+    return stages[-1] if stages else None
+
+
+def strided_memref(kir: KernelIR) -> list[Symptom]:
+    """memref.reinterpret_cast views whose innermost stride is not 1: each row of the
+    transfer is one element (a strided or transposed tile read)."""
+    stage = _linalg(kir)
+    if stage is None:
+        return []
+    strided = []
+    for line in stage.text.splitlines():
+        m = re.search(r"memref\.reinterpret_cast .*?strides: \[([^\]]*)\]", line)
+        if m and m.group(1).split(",")[-1].strip() != "1":
+            strided.append(line.strip()[:200])
+    if not strided:
+        return []
+    return [Symptom(id="strided-memref", kernel=kir.kernel, pass_arg="triton-to-linalg",
+                    stage_index=stage.index,
+                    summary=f"{len(strided)} memref.reinterpret_cast view(s) with a non-unit "
+                            "innermost stride reach linalg: the transfer moves one element per "
+                            "row (a strided or transposed tile read)",
+                    evidence=strided[:4])]
+
+
+def int_compare_select(kir: KernelIR) -> list[Symptom]:
+    """Tensor arith.select whose condition comes from an integer arith.cmpi on a tensor
+    (through andi/ori): the select runs on an integer compare the vector unit lacks, or on a
+    mask made of loaded data."""
+    stage = _linalg(kir)
+    if stage is None:
+        return []
+    ops = {m.group(1): m for m in (SSA_OP.match(ln) for ln in stage.text.splitlines()) if m}
+    found = []
+    for m in ops.values():
+        if m.group(2) != "arith.select" or "tensor<" not in m.group(4):
+            continue
+        todo, seen = [m.group(3).split(",")[0].strip()], set()
+        while todo:
+            name = todo.pop()
+            op = ops.get(name)
+            if op is None or name in seen:
+                continue
+            seen.add(name)
+            if op.group(2) == "arith.cmpi" and "tensor<" in op.group(4):
+                found.append(op.group(0).strip()[:200])
+            elif op.group(2) in ("arith.andi", "arith.ori", "arith.xori"):
+                todo += [a.strip() for a in op.group(3).split(",")]
+    if not found:
+        return []
+    found = list(dict.fromkeys(found))
+    return [Symptom(id="int-compare-select", kernel=kir.kernel, pass_arg="triton-to-linalg",
+                    stage_index=stage.index,
+                    summary=f"{len(found)} integer tensor compare(s) (arith.cmpi) feed an "
+                            "arith.select in linalg: an integer compare the vector unit runs "
+                            "element by element, or a mask built from loaded data",
+                    evidence=found[:4])]
+
+
 ASCEND_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
-    discrete_mask_access, unstructured_access_fallback,
+    discrete_mask_access, unstructured_access_fallback, strided_memref, int_compare_select,
 ]

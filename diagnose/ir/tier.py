@@ -31,6 +31,9 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",
                                 "ascend-strided-fast-axis", "ascend-transposed-tile",
                                 "ascend-discrete-gather"),
+    "strided-memref": ("ascend-transposed-tile", "ascend-strided-fast-axis"),
+    "int-compare-select": ("ascend-data-dependent-mask", "ascend-int-compare-where",
+                           "ascend-reversed-mask"),
     "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
                                      "ascend-discrete-gather", "ascend-div-mod-unstructured",
                                      "ascend-strided-fast-axis", "ascend-transposed-tile"),
@@ -73,6 +76,7 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 3, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
+    "strided-memref": 2, "int-compare-select": 1,
 }
 
 
