@@ -1,0 +1,33 @@
+"""Per-token int8 quantisation: one kernel for the absmax scales, a second one to quantise."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def absmax_kernel(x_ptr, scale_ptr, N, stride_x, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride_x + cols, mask=cols < N, other=0.0).to(tl.float32)
+    tl.store(scale_ptr + row, tl.maximum(tl.max(tl.abs(x), axis=0), 1e-5) * (1.0 / 127.0))
+
+
+@triton.jit
+def quant_kernel(x_ptr, scale_ptr, q_ptr, N, stride_x, stride_q, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
+    q = tl.floor(tl.div_rn(x, tl.load(scale_ptr + row)) + 0.5)
+    q = tl.minimum(tl.maximum(q, -127.0), 127.0)
+    tl.store(q_ptr + row * stride_q + cols, q.to(tl.int8), mask=mask)
+
+
+def run(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    M, N = x.shape
+    q = torch.empty((M, N), dtype=torch.int8, device=x.device)
+    scale = torch.empty(M, dtype=torch.float32, device=x.device)
+    block = triton.next_power_of_2(N)
+    absmax_kernel[(M,)](x, scale, N, x.stride(0), BLOCK=block)
+    quant_kernel[(M,)](x, scale, q, N, x.stride(0), q.stride(0), BLOCK=block)
+    return q, scale
