@@ -104,7 +104,7 @@ def host_copies(module: KernelModule, backend: str) -> list[Match]:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in COPY_METHODS):
                 continue
-            if _bound_to(fn, node) not in passed and not _inline_argument(node, launches):
+            if not _bound_to(fn, node) & passed and not _inline_argument(node, launches):
                 continue  # a copy of something the kernel never reads (the returned result)
             matches.append(_launch_match(
                 module, launches[0], "host-copies", 0.55,
@@ -117,11 +117,12 @@ def host_copies(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _bound_to(fn: ast.FunctionDef, call: ast.Call) -> str:
+def _bound_to(fn: ast.FunctionDef, call: ast.Call) -> set[str]:
+    """Names an assignment binds the copy to (`a, b = (t.contiguous() for t in ...)` too)."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign) and any(c is call for c in ast.walk(node.value)):
-            return next((t.id for t in node.targets if isinstance(t, ast.Name)), "")
-    return ""
+            return {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return set()
 
 
 def _inline_argument(call: ast.Call, launches: list[Launch]) -> bool:
