@@ -337,14 +337,23 @@ def launcher_env(module: KernelModule, launch: Launch) -> dict[str, int | str]:
     """Constants visible at a launch: a small constant propagation over the host code.
 
     Module constants, then the launcher's parameters (their defaults, or the constant every
-    call site in the file passes), then its assignments before the launch in source order
-    (tuple unpacking and `x: int = ...` included); a name assigned twice keeps the later value,
-    as the launch sees it."""
-    env: dict[str, int | str] = dict(module.constants)
+    call site in the file passes, evaluated in its caller), then its assignments before the
+    launch in source order (tuple unpacking and `x: int = ...` included); a name assigned
+    twice keeps the later value, as the launch sees it."""
     if launch.launcher is None:
-        return env
-    env.update(_parameter_values(module, launch.launcher, env))
-    for target, value in _assignments_before(launch.launcher, launch.line):
+        return dict(module.constants)
+    return function_env(module, launch.launcher, launch.line)
+
+
+CALLER_DEPTH = 3  # how many host-function calls a launch value is followed through
+
+
+def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
+                 depth: int = CALLER_DEPTH) -> dict[str, int | str]:
+    """Integer (or POW2_UNKNOWN) values of names in `fn` just before `line`."""
+    env: dict[str, int | str] = dict(module.constants)
+    env.update(_parameter_values(module, fn, depth))
+    for target, value in _assignments_before(fn, line):
         result = evaluate(value, env) if value is not None else None  # type: ignore[arg-type]
         if result is not None:
             env[target] = result
@@ -383,19 +392,22 @@ def _unpack(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr | Non
 
 
 def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
-                      env: dict[str, int | str]) -> dict[str, int | str]:
-    """Launcher parameters with a known value: the one every call in the file passes, else
-    the default."""
+                      depth: int) -> dict[str, int | str]:
+    """Parameters of a host function with a known value: the one every call in the file
+    passes (evaluated in the calling function), else the default."""
     args = fn.args.args + fn.args.kwonlyargs
-    defaults = dict(zip([a.arg for a in fn.args.args[len(fn.args.args) - len(fn.args.defaults):]],
-                        fn.args.defaults, strict=True))
+    positional = [a.arg for a in fn.args.args]
+    defaults = dict(zip(positional[len(positional) - len(fn.args.defaults):], fn.args.defaults,
+                        strict=True))
     defaults |= {a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
                  if d is not None}
     passed: dict[str, set[int | str | None]] = {}
-    for call in _calls_of(module.tree, fn.name):
+    for call, caller in _calls_of(module.tree, fn.name) if depth > 0 else []:
+        env = (function_env(module, caller, call.lineno, depth - 1) if caller is not None
+               else dict(module.constants))
         for i, arg in enumerate(call.args):
-            if i < len(fn.args.args) and not isinstance(arg, ast.Starred):
-                passed.setdefault(fn.args.args[i].arg, set()).add(evaluate(arg, env))  # type: ignore[arg-type]
+            if i < len(positional) and not isinstance(arg, ast.Starred):
+                passed.setdefault(positional[i], set()).add(evaluate(arg, env))  # type: ignore[arg-type]
         for kw in call.keywords:
             if kw.arg:
                 passed.setdefault(kw.arg, set()).add(evaluate(kw.value, env))  # type: ignore[arg-type]
@@ -405,15 +417,29 @@ def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
         if len(seen) == 1 and None not in seen:
             values[a.arg] = next(iter(seen))  # type: ignore[assignment]
         elif not seen and a.arg in defaults:
-            value = evaluate(defaults[a.arg], env)  # type: ignore[arg-type]
+            value = evaluate(defaults[a.arg], module.constants)  # type: ignore[arg-type]
             if value is not None:
                 values[a.arg] = value
     return values
 
 
-def _calls_of(tree: ast.Module, name: str) -> list[ast.Call]:
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Name) and n.func.id == name]
+def _calls_of(tree: ast.Module, name: str) -> list[tuple[ast.Call, ast.FunctionDef | None]]:
+    """Calls of the host function `name` with the function each call sits in (None: module)."""
+    found: list[tuple[ast.Call, ast.FunctionDef | None]] = []
+
+    def visit(node: ast.AST, inside: ast.FunctionDef | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            here = child if isinstance(child, ast.FunctionDef) else inside
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Name)
+                    and child.func.id == name and inside is not None and inside.name != name):
+                found.append((child, inside))
+            elif isinstance(child, ast.Call) and isinstance(child.func, ast.Name) \
+                    and child.func.id == name and inside is None:
+                found.append((child, None))
+            visit(child, here)
+
+    visit(tree, None)
+    return found
 
 
 def launch_value(module: KernelModule, launch: Launch, name: str,
