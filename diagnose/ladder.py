@@ -20,7 +20,15 @@ from typing import Any
 from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
-from diagnose.ir.tier import CAUSE_SYMPTOMS, EFFECT_SYMPTOMS, SYMPTOM_WEIGHT, tier3_result
+from diagnose.ir.tier import (
+    CAUSE_SYMPTOMS,
+    EFFECT_SYMPTOMS,
+    HOST_CARDS,
+    MECHANISM_CARDS,
+    SYMPTOM_CARDS,
+    SYMPTOM_WEIGHT,
+    tier3_result,
+)
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -321,6 +329,11 @@ def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]
 
 
 COSTLY_EVIDENCE = 0.6  # a tier-2 hotspot finding this confident names where the time goes
+# A confident tier-1 hypothesis about work the IR cannot show (a loop over masked tiles, a
+# random draw per element, a copy in the host code) is evidence about the cost too.
+WORK_IDIOM_CONFIDENCE = 0.7
+IR_VISIBLE_CARDS = {c for cards in (*SYMPTOM_CARDS.values(), *MECHANISM_CARDS.values(),
+                                     HOST_CARDS) for c in cards}
 
 
 def answer_misses_the_cost(ctx: Context) -> Decision | None:
@@ -361,7 +374,9 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
         if (f.rewrite_family and f.rewrite_family != family
                 and f.evidence.get("weight", 0) > weight):
             return f
-    return None
+    return next((h for h in ctx.hypotheses() if h.rewrite_family != family
+                 and h.confidence >= WORK_IDIOM_CONFIDENCE and h.card_id not in IR_VISIBLE_CARDS),
+                None)
 
 
 def at_the_roofline(ctx: Context) -> Decision | None:

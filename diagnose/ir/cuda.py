@@ -66,6 +66,7 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
         capture.failures.append(CompileFailure(kernel=kernel.name, phase="launcher",
                                                message=report["setup_error"]))
     capture.intermediates = intermediates(report.get("launch_log") or [], report.get("io"))
+    capture.rereads = rereads(report.get("launch_log") or [], report.get("io"))
     capture.launch_counts = dict(Counter(k["kernel"] for k in report.get("launch_log") or []))
     capture.host_ops = list(report.get("host_ops") or [])
     tool_dir = Path(report["tool_dir"])
@@ -95,6 +96,23 @@ def intermediates(launch_log: list[dict], io: dict | None) -> list[dict]:
                 seen.add(address)
                 found.append({"producer": first["kernel"], "producer_arg": arg,
                               "consumer": later[0]["kernel"], "consumer_arg": later[1]})
+    return found
+
+
+def rereads(launch_log: list[dict], io: dict | None) -> list[dict]:
+    """Inputs of the call that two different kernels receive: each launch reads the tensor
+    from global memory again, where one fused kernel would read it once."""
+    inputs = set((io or {}).get("inputs") or [])
+    by_address: dict[int, list[tuple[str, str]]] = {}
+    for launch in launch_log:
+        for arg, address in launch["tensors"].items():
+            if address in inputs:
+                by_address.setdefault(address, []).append((launch["kernel"], arg))
+    found = []
+    for uses in by_address.values():
+        kernels = list(dict.fromkeys(k for k, _ in uses))
+        if len(kernels) >= 2:
+            found.append({"kernels": kernels, "args": [a for _, a in uses][:4]})
     return found
 
 

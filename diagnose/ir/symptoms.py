@@ -121,16 +121,36 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
     TTGIR alone says so (a scalar pointer, or no more elements than threads)."""
     lines = _loc_lines(stage.text)
     threads = 32 * int(kir.specialization.options.get("num_warps") or 4)
+    looped = _in_loops(stage.text)
     found: dict[int, str] = {}
     for m in TTGIR_ACCESS.finditer(stage.text):
         line = lines.get(m.group(4))
         if line is None:
             continue
         if m.group(3) is None:
-            found[line] = SCALAR_POINTER if m.group(1) == "load" else SCALAR_STORE
+            # one scalar outside any loop (a scale, a row offset) is inherent, not a walk
+            line_start = stage.text.rfind("\n", 0, m.start()) + 1
+            scalar_walk = m.group(1) == "load" and line_start in looped
+            found[line] = SCALAR_POINTER if scalar_walk else SCALAR_STORE
         elif _elements(m.group(3)) <= threads:
             found[line] = TILE_WITHIN_THREADS
     return found
+
+
+def _in_loops(text: str) -> set[int]:
+    """Character offsets of the IR lines that sit inside an scf.for / scf.while body."""
+    inside, stack, offset = set(), [], 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("}"):
+            if stack:
+                stack.pop()
+        if any(stack):
+            inside.add(offset)
+        if stripped.endswith("{"):
+            stack.append(any(w in stripped for w in ("scf.for", "scf.while", "} do")))
+        offset += len(line)
+    return inside
 
 
 def _elements(shape: str) -> int:

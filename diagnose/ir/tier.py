@@ -72,6 +72,8 @@ INTERMEDIATE_CARD = "common-unfused-launches"
 INTERMEDIATE_CARDS = ("common-host-casts", INTERMEDIATE_CARD)
 LAUNCH_LOOP_CARD = "common-launch-loop"
 HOST_CAST_CARD, HOST_COPY_CARD = "common-host-casts", "common-host-copies"
+# Cards tier 3 can confirm from what the launcher does (launch chains, counts, host ops).
+HOST_CARDS = (*INTERMEDIATE_CARDS, LAUNCH_LOOP_CARD, HOST_COPY_CARD)
 SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 3, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
@@ -195,6 +197,13 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Fi
                 f"the launcher's host code runs {len(ops)} whole-tensor {what} ({kinds}; "
                 f"{total / 1e6:.1f} MB written) around the launches: extra passes through "
                 "memory the kernels could fold into their loads and stores", {"ops": ops[:8]}))
+    for reread in capture.rereads:
+        if INTERMEDIATE_CARD in card_families:
+            out.append(_host_finding(
+                capture, INTERMEDIATE_CARD, card_families, "input-reread",
+                f"the same input ({', '.join(reread['args'][:2])}) is passed to "
+                f"{' and '.join(reread['kernels'])}: each launch reads it from global memory "
+                "again, where one fused kernel reads it once", {"reread": reread}))
     return out
 
 

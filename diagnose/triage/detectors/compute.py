@@ -192,3 +192,21 @@ def tile_shape_of_loads(kernel) -> list[tuple]:
         if is_tile(shape):
             out.append((op, shape))
     return out
+
+
+@detector("fp64-math", ("cuda",))
+def fp64_math(module: KernelModule, backend: str) -> list[Match]:
+    """Values converted to tl.float64 inside a kernel: fp64 runs at a fraction of the fp32
+    rate and doubles the registers and bytes of everything it touches."""
+    matches = []
+    for kernel in module.kernels.values():
+        casts = [c for c in kernel.calls("to", "cast") if "float64" in ast.unparse(c)]
+        if not casts:
+            continue
+        matches.append(_match(
+            module, kernel, casts[0], "fp64-math", 0.7,
+            f"`{kernel.name}` converts values to tl.float64 ({len(casts)} place(s), first "
+            f"`{ast.unparse(casts[0])[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
+            ["PTX: f64 instructions in the hot path",
+             "task: the tolerance is met with fp32 math"], casts=len(casts)))
+    return matches

@@ -80,12 +80,15 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
             elements = 1
             for v in tile:
                 elements *= v  # type: ignore[operator]
-            if elements < 128:
+            warps = launch_value(module, launch, "num_warps")
+            threads = 32 * (warps if isinstance(warps, int) else 4)
+            if elements < 128 or elements <= threads:
                 matches.append(_launch_match(
-                    module, launch, "block-size", 0.7 if elements < 32 else 0.55,
+                    module, launch, "block-size", 0.7 if elements < 32 else 0.6,
                     f"`{launch.kernel}` is launched with a {elements}-element tile "
-                    f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}): "
-                    "too small to keep a warp's lanes and the memory system busy.",
+                    f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) for "
+                    f"{threads} threads: at most one element per thread, too small to keep the "
+                    "lanes busy or to vectorise a single access.",
                     ["profile: achieved bandwidth far below peak at the large size",
                      "profile: programs launched far exceed the SM/core count"],
                     tile_elements=elements))
@@ -259,12 +262,18 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
                     scratch = shared - _returned(launches[0].launcher)  # type: ignore[arg-type]
+                    # Both launches also read the same input: the second pass re-reads it.
+                    inputs = {a.arg for a in launches[0].launcher.args.args}  # type: ignore[union-attr]
+                    reread = (_bound_names(module, earlier, written=False) & later_names
+                              & inputs) - shared
                     matches.append(_launch_match(
-                        module, later, "multi-launch", 0.75 if scratch else 0.55,
+                        module, later, "multi-launch", 0.75 if scratch or reread else 0.55,
                         f"`{earlier.kernel}` (line {earlier.line}) writes "
                         f"{', '.join(sorted(shared))} to global memory only for "
-                        f"`{later.kernel}` to read it back: one fused kernel would skip the "
-                        "round trip and a launch.",
+                        f"`{later.kernel}` to read it back"
+                        + (f", and both read {', '.join(sorted(reread))} from memory"
+                           if reread else "")
+                        + ": one fused kernel would skip the round trip and a launch.",
                         ["profile: the intermediate's bytes are a large share of total bytes",
                          "profile: per-launch overhead at the small size"],
                         buffers=sorted(shared), first_launch=earlier.line))
