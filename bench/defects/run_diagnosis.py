@@ -133,12 +133,13 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
 
 @functools.cache
 def h200_speedups() -> dict[str, float]:
-    """slow/fixed per CUDA case as measured on the H200 (bench/defects/gpu_timing.py)."""
-    path = DEFECTS_DIR / "results" / "gpu_timing_h200.json"
-    if not path.exists():
-        return {}
-    rows = json.loads(path.read_text()).get("cases", [])
-    return {r["case"]: round(r["speedup"], 2) for r in rows if r.get("speedup")}
+    """slow/fixed per CUDA case as measured on the H200 (bench/defects/gpu_timing.py): every
+    results/gpu_timing_h200*.json, in name order (a later sweep's row replaces an earlier one)."""
+    speedups: dict[str, float] = {}
+    for path in sorted((DEFECTS_DIR / "results").glob("gpu_timing_h200*.json")):
+        rows = json.loads(path.read_text()).get("cases", [])
+        speedups.update({r["case"]: round(r["speedup"], 2) for r in rows if r.get("speedup")})
+    return speedups
 
 
 FLAT = 1.05  # a fix that wins less than this on the H200: the defect does not cost time there

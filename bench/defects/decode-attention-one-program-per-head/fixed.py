@@ -40,13 +40,13 @@ def decode_merge_kernel(m_ptr, l_ptr, acc_ptr, o_ptr, NUM_SPLITS, HEAD_DIM: tl.c
     splits = tl.arange(0, BLOCK_S)
     ok = splits < NUM_SPLITS
     m = tl.load(m_ptr + bh * NUM_SPLITS + splits, mask=ok, other=-float("inf"))
-    l = tl.load(l_ptr + bh * NUM_SPLITS + splits, mask=ok, other=0.0)
+    lsum = tl.load(l_ptr + bh * NUM_SPLITS + splits, mask=ok, other=0.0)
     dims = tl.arange(0, HEAD_DIM)
     acc = tl.load(acc_ptr + (bh * NUM_SPLITS + splits)[:, None] * HEAD_DIM + dims[None, :],
                   mask=ok[:, None], other=0.0)
     m_max = tl.max(m, axis=0)
     w = tl.where(ok, tl.math.exp2(m - m_max), 0.0)
-    out = tl.sum(w[:, None] * acc, axis=0) / tl.sum(w * l, axis=0)
+    out = tl.sum(w[:, None] * acc, axis=0) / tl.sum(w * lsum, axis=0)
     tl.store(o_ptr + bh * HEAD_DIM + dims, out.to(o_ptr.dtype.element_ty))
 
 
@@ -55,12 +55,12 @@ def run(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
     split = 1024
     num_splits = triton.cdiv(S, split)
     m = torch.empty((B * H, num_splits), dtype=torch.float32, device=q.device)
-    l = torch.empty_like(m)
+    lsum = torch.empty_like(m)
     acc = torch.empty((B * H, num_splits, D), dtype=torch.float32, device=q.device)
     o = torch.empty_like(q)
     qk_scale = D ** -0.5 * 1.4426950408889634
-    decode_split_kernel[(B * H, num_splits)](q, k, v, m, l, acc, S, qk_scale, num_splits,
+    decode_split_kernel[(B * H, num_splits)](q, k, v, m, lsum, acc, S, qk_scale, num_splits,
                                              SPLIT=split, HEAD_DIM=D, BLOCK_N=64)
-    decode_merge_kernel[(B * H,)](m, l, acc, o, num_splits, HEAD_DIM=D,
+    decode_merge_kernel[(B * H,)](m, lsum, acc, o, num_splits, HEAD_DIM=D,
                                   BLOCK_S=triton.next_power_of_2(num_splits))
     return o
