@@ -509,9 +509,11 @@ def _ref(ctx: Context, finding: Finding) -> FindingRef:
     return FindingRef(finding.tier, tier.findings.index(finding), finding.kind, finding.card_id)
 
 
-def _hotspot(source: Finding, stage: Finding) -> Hotspot:
+def _hotspot(ctx: Context, source: Finding, stage: Finding) -> Hotspot:
+    """Where the change goes; a measured finding names the profiled kernel, not a file."""
     loc = source.location or {}
-    return Hotspot(kernel=loc.get("function") or "", path=loc.get("path") or "",
+    kernel = loc.get("function") or loc.get("kernel") or (stage.location or {}).get("kernel") or ""
+    return Hotspot(kernel=kernel, path=loc.get("path") or str(ctx.target.kernel),
                    line=loc.get("line"), pass_arg=stage.passes[0] if stage.passes else "")
 
 
@@ -543,7 +545,7 @@ def _confirmed(ctx: Context, hypothesis: Finding, fact: Finding,
                    f"{_sentence(fact.message)}{effect}")
     supporting = [_ref(ctx, hypothesis)] + [_ref(ctx, f) for h, f in pairs if h is hypothesis]
     return Conclusion(rewrite_family=hypothesis.rewrite_family,
-                      hotspot=_hotspot(hypothesis, fact), explanation=explanation,
+                      hotspot=_hotspot(ctx, hypothesis, fact), explanation=explanation,
                       card_id=hypothesis.card_id, supporting=supporting,
                       passes=list(dict.fromkeys(fact.passes + hypothesis.passes)),
                       citations=_citations(ctx, fact))
@@ -554,7 +556,7 @@ def _alone(ctx: Context, tier: TierResult, top: Finding) -> Conclusion:
     effect = _effect(ctx, card_id)
     where = _in_kernel(ctx, top)
     supporting = [_ref(ctx, top)] + ([_ref(ctx, where)] if where is not top else [])
-    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(where, top),
+    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(ctx, where, top),
                       explanation=f"{_sentence(top.message)}{effect}", card_id=card_id,
                       supporting=supporting, passes=list(top.passes),
                       citations=_citations(ctx, top))
