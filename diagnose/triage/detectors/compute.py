@@ -210,3 +210,94 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
             ["PTX: f64 instructions in the hot path",
              "task: the tolerance is met with fp32 math"], casts=len(casts)))
     return matches
+
+
+def _is_accumulator_of_dot(kernel, value: ast.expr) -> bool:
+    """`acc` bound to tl.dot(..., acc) / acc += tl.dot(...) inside a loop."""
+    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Call) and call_name(n) == "dot"
+               for name in names for s in kernel.assigns.get(name, [])
+               for n in ast.walk(s))
+
+
+@detector("split-k-atomics", ("cuda",))
+def split_k_atomics(module: KernelModule, backend: str) -> list[Match]:
+    """A GEMM whose programs split K and add their dot accumulators into C with atomics: fp32
+    read-modify-writes of the whole output per split, an fp32 buffer and usually a cast pass."""
+    matches = []
+    for kernel in module.kernels.values():
+        for call in kernel.calls("atomic_add"):
+            value = call.args[1] if len(call.args) > 1 else kwarg(call, "val")
+            if value is None or not _is_accumulator_of_dot(kernel, value):
+                continue
+            matches.append(_match(
+                module, kernel, call, "split-k-atomics", 0.75,
+                f"`{kernel.name}` splits K across programs and adds each dot accumulator into "
+                "the output with `tl.atomic_add`: every split re-reads and re-writes the fp32 "
+                "output tile, which also needs zeroing and a cast; with enough output tiles to "
+                "fill the GPU, one program per tile looping over all of K is faster.",
+                ["PTX: red.global.add.f32 of the accumulator tile",
+                 "profile: output tiles at least the SM count without the split"]))
+    return matches
+
+
+def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
+    """tl.sum(v[:, None] * W, axis=...) (or W * v[None, :]): a matrix-vector product written
+    as broadcast-multiply-reduce."""
+    arg = call.args[0] if call.args else None
+    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
+        arg = arg.func.value
+    if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)):
+        return False
+    subs = [n for n in (arg.left, arg.right) if isinstance(n, ast.Subscript)
+            and "None" in ast.unparse(n.slice)]
+    return len(subs) == 1
+
+
+@detector("matvec-per-row", ("cuda",))
+def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
+    """Each program multiplies one row (a token) by a weight tile with broadcast-multiply-sum:
+    no tl.dot, so no tensor cores, and the weight is re-read by every row's program."""
+    matches = []
+    for kernel in module.kernels.values():
+        if kernel.calls("dot"):
+            continue
+        for call in kernel.calls("sum"):
+            if not _broadcast_product_sum(kernel, call):
+                continue
+            matches.append(_match(
+                module, kernel, call, "matvec-per-row", 0.7,
+                f"`{kernel.name}` computes a matrix-vector product per program "
+                f"(`{ast.unparse(call)[:60]}`): every row re-reads the weight tile and the "
+                "math runs on CUDA cores; a tile of rows times the weight with tl.dot reads it "
+                "once per tile and uses tensor cores.",
+                ["profile: weight bytes re-read once per row",
+                 "SASS: FFMA reduction instead of HMMA/WGMMA"]))
+            break
+    return matches
+
+
+@detector("scan-last-axis", ("ascend",))
+def scan_last_axis(module: KernelModule, backend: str) -> list[Match]:
+    """tl.cumsum / tl.associative_scan along a tile's last (contiguous) axis on the NPU: the
+    scan is a serial chain along the vector lanes; scanning along the leading axis of a
+    [rows, cols] tile runs the chain across rows with full vectors."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls("cumsum", "cumprod", "associative_scan"):
+            shape = shapes.shape(call.args[0], call.lineno) if call.args else None
+            axis_node = kwarg(call, "axis") or (call.args[1] if len(call.args) > 1 else None)
+            if not shape or not isinstance(axis_node, ast.Constant | ast.UnaryOp):
+                continue
+            axis = ast.literal_eval(axis_node)
+            if not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
+                continue
+            matches.append(_match(
+                module, kernel, call, "scan-last-axis", 0.65,
+                f"`tl.{call_name(call)}` in `{kernel.name}` scans along the tile's last axis: "
+                "on the NPU that is a serial chain across the vector lanes; scan a "
+                "[rows, cols] tile along its leading axis (load it transposed, or process "
+                "several rows per program) so each step is one full vector.",
+                ["msprof: vector unit busy with short instructions, low vec_ratio"]))
+    return matches
