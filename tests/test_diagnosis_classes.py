@@ -205,6 +205,18 @@ def test_host_code_around_the_launches_is_tier3_evidence() -> None:
                                    "from_dtype": "float16"}])
     result = tier3_result(capture, [], FAMILIES)
     by_card = {f.card_id: f for f in result.findings}
-    assert "ce_kernel 8 times" in by_card["common-launch-loop"].message
+    counted = next(f for f in result.findings if f.evidence["symptom"] == "launch-count")
+    # a loop of launches or separate launches of one kernel: the count confirms either
+    assert "ce_kernel 8 times" in counted.message and not counted.rewrite_family
+    assert counted.evidence["explains_cards"] == ["common-launch-loop", "common-unfused-launches"]
     assert "67.1 MB" in by_card["common-host-casts"].message
     assert by_card["common-host-copies"].rewrite_family == "drop-host-copies"
+    # two heavy host findings: neither stands alone
+    assert not result.sufficient
+
+
+def test_host_copy_of_a_small_tensor_is_not_evidence() -> None:
+    capture = IRCapture("cuda", "sm_90", "k.py",
+                        host_ops=[{"op": "aten.clone", "bytes": 4096, "dtype": "float16",
+                                   "from_dtype": "float16", "input_bytes": 64 << 20}])
+    assert tier3_result(capture, [], FAMILIES).findings == []

@@ -68,7 +68,8 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
     capture.intermediates = intermediates(report.get("launch_log") or [], report.get("io"))
     capture.rereads = rereads(report.get("launch_log") or [], report.get("io"))
     capture.launch_counts = dict(Counter(k["kernel"] for k in report.get("launch_log") or []))
-    capture.host_ops = list(report.get("host_ops") or [])
+    inputs = (report.get("io") or {}).get("input_bytes")
+    capture.host_ops = [op | {"input_bytes": inputs} for op in report.get("host_ops") or []]
     tool_dir = Path(report["tool_dir"])
     for launch in report["launches"]:
         kir = _kernel_ir(launch, tool_dir, capture)
@@ -95,7 +96,9 @@ def intermediates(launch_log: list[dict], io: dict | None) -> list[dict]:
             if later is not None and (later[0]["kernel"], later[1]) != (first["kernel"], arg):
                 seen.add(address)
                 found.append({"producer": first["kernel"], "producer_arg": arg,
-                              "consumer": later[0]["kernel"], "consumer_arg": later[1]})
+                              "consumer": later[0]["kernel"], "consumer_arg": later[1],
+                              "bytes": (first.get("bytes") or {}).get(arg),
+                              "input_bytes": io.get("input_bytes")})
     return found
 
 

@@ -72,6 +72,8 @@ class LaunchRecorder:
             grid = grid(bound_args)
         self.launch_log.append({"kernel": fn.fn.__name__, "tensors": {
             name: _storage(value) for name, value in zip(fn.arg_names, args, strict=False)
+            if _storage(value) is not None}, "bytes": {
+            name: _nbytes(value) for name, value in zip(fn.arg_names, args, strict=False)
             if _storage(value) is not None}})
         record = {
             "kernel": fn.fn.__name__,
@@ -129,6 +131,19 @@ def _storage(value) -> int | None:
         return None
 
 
+def _nbytes(value) -> int:
+    try:
+        return int(value.numel() * value.element_size())
+    except (AttributeError, RuntimeError, TypeError):
+        return 0
+
+
+def _input_bytes(value) -> int:
+    if isinstance(value, (list, tuple)):
+        return sum(_input_bytes(v) for v in value)
+    return _nbytes(value)
+
+
 def _storages(value) -> list[int]:
     """Storage addresses of a tensor or of the tensors in a (nested) tuple/list/dict."""
     if isinstance(value, (list, tuple)):
@@ -175,7 +190,8 @@ def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
         params = [p for p in getattr(model, "parameters", lambda: [])()]
         with _host_ops_mode():
             out = model(*inputs)
-        return {"inputs": _storages(inputs) + _storages(params), "outputs": _storages(out)}
+        return {"inputs": _storages(inputs) + _storages(params), "outputs": _storages(out),
+                "input_bytes": _input_bytes(inputs)}
     if task_dir is None or not (task_dir / "task.py").exists():
         raise FileNotFoundError(f"no task.py beside {kernel_file} to make inputs from")
     sys.path.insert(0, str(task_dir))
@@ -183,7 +199,7 @@ def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
     inputs = task.make_inputs(size=size, device="cpu")
     with _host_ops_mode():
         out = module.run(*inputs)
-    return {"inputs": _storages(inputs), "outputs": _storages(out)}
+    return {"inputs": _storages(inputs), "outputs": _storages(out), "input_bytes": _input_bytes(inputs)}
 
 
 def _compile_one(record: dict, target, out_dir: Path, index: int) -> None:

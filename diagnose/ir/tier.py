@@ -86,6 +86,9 @@ SYMPTOM_WEIGHT: dict[str, int] = {
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],
                  card_families: dict[str, str], elapsed_s: float = 0.0) -> TierResult:
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family."""
+    # a small grid per launch of a kernel launched many times is the launch loop's effect
+    symptoms = [s for s in symptoms if not (s.id == "grid-underfill"
+                                            and capture.launch_counts.get(s.kernel, 1) > 1)]
     findings = [_finding(s, capture, card_families) for s in symptoms]
     findings += _intermediate_findings(capture, card_families)
     findings += _host_findings(capture, card_families)
@@ -97,12 +100,14 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
 
 
 def _standalone(findings: list[Finding]) -> Finding | None:
-    """The one heaviest finding that names its family on its own, if it is the heaviest."""
-    symptoms = [f for f in findings if f.kind == "ir-symptom"]
+    """The one heaviest finding that names its family on its own, if it is the heaviest: a
+    size-independent IR symptom, or whole-tensor copies the launcher was seen to run."""
+    symptoms = [f for f in findings if f.kind in ("ir-symptom", "host-code")
+                or f.evidence.get("weight", 0) >= INTERMEDIATE_WEIGHT]
     if not symptoms:
         return None
     top = max(symptoms, key=lambda f: f.evidence["weight"])
-    alone = (top.evidence["symptom"] in STANDALONE_SYMPTOMS and top.rewrite_family
+    alone = (top.evidence["symptom"] in STANDALONE_SYMPTOMS + ("host-ops",) and top.rewrite_family
              and sum(f.evidence["weight"] >= top.evidence["weight"] for f in symptoms) == 1)
     return top if alone else None
 
@@ -161,15 +166,25 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) ->
                      f"({hop['producer_arg']}) to {hop['consumer']} ({hop['consumer_arg']}) and "
                      "never returns it: an intermediate written to and read back from global "
                      "memory between launches"),
-            confidence=0.8,
+            confidence=0.8 if _sizeable(hop) else 0.5,
             # the launcher's file, no kernel: the hand-over is between kernels, not inside one
             location={"path": capture.source, "function": None, "line": None, "stage": None},
             evidence={"symptom": "intermediate-buffer", "hop": hop,
                       "explains_cards": [c for c in INTERMEDIATE_CARDS if c in card_families],
-                      "weight": INTERMEDIATE_WEIGHT, "compiler": capture.compiler_version,
-                      "reproduce": capture.commands[:1]},
+                      "weight": INTERMEDIATE_WEIGHT if _sizeable(hop) else 1,
+                      "compiler": capture.compiler_version, "reproduce": capture.commands[:1]},
             passes=[]))
     return out
+
+
+SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
+
+
+def _sizeable(hop: dict) -> bool:
+    """Whether a hand-over moves enough bytes to matter (unknown sizes: assume it does); a
+    per-program partials table between two stages of one algorithm is not the cost."""
+    size, inputs = hop.get("bytes"), hop.get("input_bytes")
+    return not (size and inputs) or size >= SMALL_HANDOVER * inputs
 
 
 def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Finding]:
@@ -180,10 +195,15 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Fi
     repeated = {k: n for k, n in capture.launch_counts.items() if n > 1}
     if repeated and LAUNCH_LOOP_CARD in card_families:
         named = ", ".join(f"{k} {n} times" for k, n in sorted(repeated.items()))
-        out.append(_host_finding(
+        finding = _host_finding(
             capture, LAUNCH_LOOP_CARD, card_families, "launch-count",
-            f"one call of the launcher launches {named}: a launch per iteration of a host "
-            "loop, each paying the launch cost for a slice of the work", {"launches": repeated}))
+            f"one call of the launcher launches {named}: each launch pays the launch cost "
+            "and reads its inputs again for a slice of the work", {"launches": repeated})
+        # a loop of launches or separate launches of one kernel: tier 1 says which
+        finding.card_id, finding.rewrite_family = "", ""
+        finding.evidence["explains_cards"] = [c for c in (LAUNCH_LOOP_CARD, INTERMEDIATE_CARD)
+                                              if c in card_families]
+        out.append(finding)
     casts = [op for op in capture.host_ops if op.get("from_dtype") and
              op.get("dtype") != op.get("from_dtype")]
     copies = [op for op in capture.host_ops if op not in casts]
@@ -191,6 +211,9 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Fi
                             (HOST_COPY_CARD, copies, "layout copies")):
         if ops and card in card_families:
             total = sum(op["bytes"] for op in ops)
+            inputs = ops[0].get("input_bytes")
+            if inputs and total < SMALL_HANDOVER * inputs:
+                continue  # a copy of a bias or a scale: not where the time goes
             kinds = ", ".join(dict.fromkeys(f"{op['op']} {op.get('from_dtype')}->{op['dtype']}"
                                             for op in ops))
             out.append(_host_finding(

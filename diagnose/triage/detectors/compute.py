@@ -4,6 +4,7 @@ atomics used as a reduction, and matmul program order without L2 grouping."""
 from __future__ import annotations
 
 import ast
+import re
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on, memory_ops, pointer_of
@@ -55,6 +56,9 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
                 confidence, why = 0.7, "allow_tf32=False forces full fp32 FMA math"
             elif "float32" in text and ".to(" in text:
                 confidence, why = 0.45, "operands are upcast to fp32 before the dot"
+            elif re.search(r"\.to\(tl\.(bfloat16|float16)\)", text):
+                confidence, why = 0.55, ("operands are converted to 16-bit right before the dot "
+                                         "(from fp8 that gives up the fp8 tensor-core rate)")
             elif _upcast_operands(kernel, dot):
                 names = ", ".join(_upcast_operands(kernel, dot))
                 confidence, why = 0.6, (f"operand(s) {names} are upcast to fp32 before the dot "

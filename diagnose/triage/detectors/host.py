@@ -12,7 +12,7 @@ from diagnose.triage.detectors.memory import memory_ops
 from diagnose.triage.detectors.model import JitKernel, KernelModule, Launch, call_name, names_in
 
 CAST_METHODS = {"float", "half", "bfloat16", "double"}
-COPY_METHODS = {"contiguous", "clone"}
+COPY_METHODS = {"contiguous", "clone", "repeat_interleave", "repeat"}
 DTYPE_WORDS = ("float", "half", "bfloat16", "double", "int")
 
 
@@ -102,7 +102,7 @@ def host_copies(module: KernelModule, backend: str) -> list[Match]:
         passed = {n for launch in launches for a in launch.args.values() for n in names_in(a)}
         for node in ast.walk(fn):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in COPY_METHODS):
+                    and (node.func.attr in COPY_METHODS or _reshape_of_expand(node))):
                 continue
             if not _bound_to(fn, node) & passed and not _inline_argument(node, launches):
                 continue  # a copy of something the kernel never reads (the returned result)
@@ -115,6 +115,13 @@ def host_copies(module: KernelModule, backend: str) -> list[Match]:
                 copy_line=node.lineno))
             break
     return matches
+
+
+def _reshape_of_expand(call: ast.Call) -> bool:
+    """`t[:, :, None].expand(...).reshape(...)`: reshaping a broadcast view materialises it."""
+    inner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return (isinstance(call.func, ast.Attribute) and call.func.attr in ("reshape", "flatten")
+            and isinstance(inner, ast.Call) and call_name(inner) == "expand")
 
 
 def _bound_to(fn: ast.FunctionDef, call: ast.Call) -> set[str]:

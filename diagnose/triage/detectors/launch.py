@@ -278,7 +278,33 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                          "profile: per-launch overhead at the small size"],
                         buffers=sorted(shared), first_launch=earlier.line))
                     break
+        if not any(m.line in {launch.line for launch in launches} for m in matches):
+            matches += _rereads(module, launches)
     return matches
+
+
+def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
+    """Separate launches (not a loop) that read the same input of the launcher: each reads
+    it from memory again, where one fused kernel reads it once."""
+    launcher = launches[0].launcher
+    if launcher is None or _in_host_loop(launches[0]):
+        return []
+    inputs = {a.arg for a in launcher.args.args}
+    for i, later in enumerate(launches[1:], start=1):
+        for earlier in launches[:i]:
+            both = (_bound_names(module, earlier, written=False)
+                    & _bound_names(module, later, written=False) & inputs)
+            same_call = [ast.unparse(a) for a in earlier.call.args] == \
+                [ast.unparse(a) for a in later.call.args]
+            if both and not same_call:  # the same call twice repeats work, it re-reads nothing new
+                return [_launch_match(
+                    module, later, "multi-launch", 0.6,
+                    f"`{earlier.kernel}` (line {earlier.line}) and `{later.kernel}` both read "
+                    f"{', '.join(sorted(both))} from global memory: separate launches over the "
+                    "same input, where one fused kernel reads it once and skips a launch.",
+                    ["profile: bytes moved well above the task's useful bytes"],
+                    buffers=sorted(both), first_launch=earlier.line)]
+    return []
 
 
 HOPPER_SMS = 132          # SMs of an H100/H200, the sm_90 parts the IR is captured for
@@ -298,6 +324,12 @@ def _programs(module: KernelModule, launch: Launch) -> int | None:
     return module.resolved.get(launch.kernel, {}).get("programs")
 
 
+def _in_host_loop(launch: Launch) -> bool:
+    return launch.launcher is not None and any(
+        isinstance(n, ast.For | ast.While) and any(c is launch.call for c in ast.walk(n))
+        for n in ast.walk(launch.launcher))
+
+
 @detector("small-grid", ("cuda",))
 def small_grid(module: KernelModule, backend: str) -> list[Match]:
     """A launch of fewer programs than the GPU has SMs, each looping over its share: the
@@ -311,6 +343,8 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
         loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
         if not loops:
             continue  # one tile per program: a small problem, not a small grid
+        if _in_host_loop(launch):
+            continue  # a small grid per iteration of a host loop: the loop is the idiom
         few = programs < UNDERFILL_FRACTION * HOPPER_SMS
         matches.append(_launch_match(
             module, launch, "small-grid", 0.75 if few else 0.6,
