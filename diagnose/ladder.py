@@ -177,11 +177,14 @@ def _reread_source(ctx: Context) -> None:
     except TriageError:
         return
     before = {(f.card_id, f.message) for f in first.findings}
-    new = [f for f in again.findings if (f.card_id, f.message) not in before]
-    if not new:
+    after = {(f.card_id, f.message) for f in again.findings}
+    if before == after:
         return
+    new = [card for card, message in after - before]
+    gone = [card for card, message in before - after if card not in new]
     again.reason += (f" (Re-read with the launch values tier 3 captured: "
-                     f"{', '.join(dict.fromkeys(f.card_id for f in new))} found.)")
+                     f"{', '.join(dict.fromkeys(new)) or 'nothing'} found"
+                     + (f", {', '.join(dict.fromkeys(gone))} ruled out" if gone else "") + ".)")
     again.elapsed_s = first.elapsed_s
     ctx.evidence[ctx.evidence.index(first)] = again
 

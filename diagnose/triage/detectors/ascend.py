@@ -74,6 +74,9 @@ def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
             continue
         env = launcher_env(module, launch)
         values = [evaluate(e, env) for e in elements]  # type: ignore[arg-type]
+        captured = module.resolved.get(launch.kernel, {}).get("programs")
+        if not all(isinstance(v, int) for v in values) and captured:
+            values = [captured]  # the capture saw how many programs the input size gives
         if all(isinstance(v, int) for v in values):
             total = 1
             for v in values:
@@ -228,6 +231,9 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         for where in kernel.calls("where"):
             cond = where.args[0] if where.args else None
+            if isinstance(cond, ast.Name):  # `mask = cols < N` ... `tl.where(mask, ...)`
+                stmts = [s for s in kernel.assigns.get(cond.id, []) if s.lineno < where.lineno]
+                cond = getattr(stmts[0], "value", cond) if len(stmts) == 1 else cond
             if not isinstance(cond, ast.Compare) or "float" in ast.unparse(cond):
                 continue
             if not is_tile(shapes.shape(cond, where.lineno)):

@@ -465,7 +465,7 @@ def constexpr_values(module: KernelModule, kernel: JitKernel) -> dict[str, list[
         seen: list[int | str] = []
         for launch in module.launches:
             if launch.kernel == kernel.name and param.name in launch.args:
-                value = evaluate(launch.args[param.name], launcher_env(module, launch))  # type: ignore[arg-type]
+                value = launch_value(module, launch, param.name)
                 if value is not None:
                     seen.append(value)
         seen += [c[param.name] for c in kernel.configs
