@@ -220,3 +220,32 @@ def test_host_copy_of_a_small_tensor_is_not_evidence() -> None:
                         host_ops=[{"op": "aten.clone", "bytes": 4096, "dtype": "float16",
                                    "from_dtype": "float16", "input_bytes": 64 << 20}])
     assert tier3_result(capture, [], FAMILIES).findings == []
+
+
+def test_dot_tiles_below_a_warp_group_row_count_are_a_block_size_hypothesis() -> None:
+    source = textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+            rm = tl.arange(0, BM)
+            rn = tl.arange(0, BN)
+            rk = tl.arange(0, BK)
+            acc = tl.zeros((BM, BN), dtype=tl.float32)
+            for k in range(0, K, BK):
+                a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+                b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+                acc = tl.dot(a, b, acc)
+            tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+        def run(a, b, c):
+            bm, bn, bk = 32, 128, 64
+            mm[(1,)](a, b, c, a.shape[1], BM=bm, BN=bn, BK=bk)
+        ''')
+    found = {f.card_id: f for f in triage(source, "k.py", "cuda").findings}
+    assert found["common-block-size"].evidence["facts"]["dot_rows"] == 32
+    wide = source.replace("bm, bn, bk = 32", "bm, bn, bk = 128")
+    assert "common-block-size" not in {f.card_id for f in triage(wide, "k.py", "cuda").findings}

@@ -19,9 +19,10 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "cuda-scalar-element-loop", "cuda-div-mod-index",
                             "cuda-int64-index"),
-    "convert-layout-survives": ("cuda-fp32-dot", "cuda-layout-conversion-churn",
+    "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
-    "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile", "common-block-size"),
+    "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile", "cuda-too-few-warps",
+                          "common-block-size"),
     "no-async-copy-after-pipeline": ("cuda-kloop-unpipelined", "cuda-mask-in-kloop",
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
@@ -77,7 +78,7 @@ HOST_CAST_CARD, HOST_COPY_CARD = "common-host-casts", "common-host-copies"
 HOST_CARDS = (*INTERMEDIATE_CARDS, LAUNCH_LOOP_CARD, HOST_COPY_CARD)
 SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
-    "global-atomics": 3, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
+    "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
     "strided-memref": 2, "int-compare-select": 1,
 }

@@ -128,7 +128,7 @@ def _inside_loop(kernel, node: ast.AST) -> bool:
 def _data_addressed(kernel, pointer, line: int) -> bool:
     from diagnose.triage.detectors.masks import _data_terms
 
-    return pointer is not None and bool(_data_terms(kernel, pointer, line))
+    return pointer is not None and bool(_data_terms(kernel, pointer, line, scalars=True))
 
 
 @detector("atomic-reduction")

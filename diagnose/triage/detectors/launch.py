@@ -12,6 +12,7 @@ from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     Launch,
+    ShapeInference,
     call_name,
     evaluate,
     launch_value,
@@ -57,6 +58,22 @@ def _block_values(module: KernelModule, launch: Launch) -> dict[str, int | str]:
     return values
 
 
+WGMMA_ROWS = 64  # rows of a warp-group MMA tile on sm_90
+
+
+def _dot_rows_below_wgmma(kernel: JitKernel, values: dict[str, int | str]) -> int | None:
+    """Rows (M) of a tl.dot's first operand when they resolve below WGMMA_ROWS."""
+    shapes = ShapeInference(kernel)
+    for dot in kernel.calls("dot"):
+        shape = shapes.shape(dot.args[0], dot.lineno) if dot.args else None
+        if not shape or len(shape) != 2:
+            continue
+        rows = shape[0] if isinstance(shape[0], int) else values.get(str(shape[0]))
+        if isinstance(rows, int) and rows < WGMMA_ROWS:
+            return rows
+    return None
+
+
 @detector("block-size")
 def block_size(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -75,6 +92,15 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                        if in_arange else "; tiles that are not powers of two waste lanes."),
                     ["compile: the kernel builds at this block size"] if in_arange else
                     ["profile: timing at a power-of-two block size"], param=name, value=value))
+        small_dot = _dot_rows_below_wgmma(kernel, values) if backend == "cuda" else None
+        if small_dot is not None:
+            matches.append(_launch_match(
+                module, launch, "block-size", 0.6,
+                f"`{launch.kernel}` multiplies tiles of {small_dot} rows in `tl.dot`: a Hopper "
+                f"warp-group MMA (wgmma) needs at least {WGMMA_ROWS} rows per program, so the dot "
+                "falls back to the older mma path with more, smaller programs.",
+                ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
+                dot_rows=small_dot))
         tile = [values.get(n) for n in extents]
         if tile and all(isinstance(v, int) for v in tile):
             elements = 1

@@ -36,12 +36,14 @@ def loaded_names(kernel: JitKernel) -> set[str]:
                    for n in ast.walk(s.value))}  # type: ignore[attr-defined]
 
 
-def _data_terms(kernel: JitKernel, node: ast.expr, line: int) -> list[str]:
-    """Loaded tiles a mask or address reads, directly or through local names."""
+def _data_terms(kernel: JitKernel, node: ast.expr, line: int,
+                scalars: bool = False) -> list[str]:
+    """Loaded tiles (with `scalars`, also loaded scalars) a mask or address reads, directly or
+    through local names."""
     shapes = ShapeInference(kernel)
     deps = depends_on(kernel, node) & loaded_names(kernel)
-    return sorted(d for d in deps if is_tile(shapes.shape(ast.Name(d, ast.Load(), lineno=line),
-                                                         line)))
+    return sorted(d for d in deps if scalars or is_tile(
+        shapes.shape(ast.Name(d, ast.Load(), lineno=line), line)))
 
 
 @detector("data-mask", ("ascend",))
@@ -83,7 +85,8 @@ def scatter_atomics(module: KernelModule, backend: str) -> list[Match]:
             pointer = pointer_of(call)
             if pointer is None:
                 continue
-            data = _data_terms(kernel, pointer, call.lineno)
+            # a loaded index, per element or per row (`bag = tl.load(...)`; out + bag * D)
+            data = _data_terms(kernel, pointer, call.lineno, scalars=True)
             if not data:
                 continue
             matches.append(_match(
