@@ -74,9 +74,6 @@ def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
             continue
         env = launcher_env(module, launch)
         values = [evaluate(e, env) for e in elements]  # type: ignore[arg-type]
-        captured = module.resolved.get(launch.kernel, {}).get("programs")
-        if not all(isinstance(v, int) for v in values) and captured:
-            values = [captured]  # the capture saw how many programs the input size gives
         if all(isinstance(v, int) for v in values):
             total = 1
             for v in values:
@@ -144,8 +141,10 @@ def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
                 matches.append(_whole_row_match(module, kernel, *whole))
             continue
         if total <= UB_BYTES_DOUBLE_BUFFERED or largest is None:
-            continue
+            continue  # with captured sizes: the tile fits, the whole-row worry is ruled out
         confidence = 0.75 if total > UB_BYTES else 0.5
+        if _whole_row_static(module, kernel, shapes) and not _loops(kernel):
+            confidence = max(confidence, 0.6)  # a runtime-sized row, seen at its real size
         matches.append(_match(
             module, kernel, largest[0], "ub-tile", confidence,
             f"`{kernel.name}` keeps about {total // 1024} KB of tiles live (fp32 estimate) "
@@ -155,6 +154,13 @@ def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
              "silently disabled", "msprof: aiv_mte2_ratio and aiv_vec_ratio both low"],
             estimated_bytes=total))
     return matches
+
+
+def _whole_row_static(module: KernelModule, kernel: JitKernel, shapes: ShapeInference) -> bool:
+    """Whether the host code sizes a tile axis as next_power_of_2 of a runtime size."""
+    static = constexpr_values(module, kernel, resolved=False)
+    return any(_whole_dimension_tile(shapes.shape(c, c.lineno) or (), static, c)  # type: ignore[arg-type]
+               for c in _resident_tiles(kernel))
 
 
 def _whole_dimension_tile(shape: tuple, values: dict[str, list[int | str]], call: ast.Call

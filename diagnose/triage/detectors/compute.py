@@ -131,6 +131,14 @@ def _data_addressed(kernel, pointer, line: int) -> bool:
     return pointer is not None and bool(_data_terms(kernel, pointer, line, scalars=True))
 
 
+def _program_dependent(kernel, node: ast.expr) -> bool:
+    """Whether an address uses tl.program_id (directly or through local names)."""
+    names = depends_on(kernel, node)
+    return any(isinstance(n, ast.Call) and call_name(n) in ("program_id", "num_programs")
+               for name in names for st in kernel.assigns.get(name, [])
+               for n in ast.walk(st)) or "program_id" in ast.unparse(node)
+
+
 @detector("atomic-reduction")
 def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -142,10 +150,13 @@ def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
                 continue  # a scatter (histogram, index_add): the scatter-atomics idiom
             scalar_target = shapes.shape(pointer, call.lineno) == ()
             in_loop = _inside_loop(kernel, call)
-            if not (scalar_target or in_loop):
+            # the same addresses for every program: a reduction across programs
+            shared = not _program_dependent(kernel, pointer)
+            if not (scalar_target or in_loop or shared):
                 continue
-            confidence = 0.5 + 0.1 * scalar_target + 0.1 * in_loop
-            where = "one address" if scalar_target else "the output"
+            confidence = min(0.7, 0.5 + 0.1 * scalar_target + 0.1 * in_loop + 0.2 * shared)
+            where = ("one address" if scalar_target else
+                     "the same addresses from every program" if shared else "the output")
             matches.append(_match(
                 module, kernel, call, "atomic-reduction", confidence,
                 f"`tl.atomic_add` in `{kernel.name}` accumulates a reduction into {where}"

@@ -456,8 +456,10 @@ def launch_value(module: KernelModule, launch: Launch, name: str,
     return value
 
 
-def constexpr_values(module: KernelModule, kernel: JitKernel) -> dict[str, list[int | str]]:
-    """Every value each constexpr parameter may take: launches, autotune configs, defaults."""
+def constexpr_values(module: KernelModule, kernel: JitKernel,
+                     resolved: bool = True) -> dict[str, list[int | str]]:
+    """Every value each constexpr parameter may take: launches (with `resolved`, filled in from
+    the capture where the host code computes them), autotune configs, defaults."""
     values: dict[str, list[int | str]] = {}
     for param in kernel.params:
         if not param.constexpr:
@@ -465,7 +467,8 @@ def constexpr_values(module: KernelModule, kernel: JitKernel) -> dict[str, list[
         seen: list[int | str] = []
         for launch in module.launches:
             if launch.kernel == kernel.name and param.name in launch.args:
-                value = launch_value(module, launch, param.name)
+                value = (launch_value(module, launch, param.name) if resolved else
+                         evaluate(launch.args[param.name], launcher_env(module, launch)))  # type: ignore[arg-type]
                 if value is not None:
                     seen.append(value)
         seen += [c[param.name] for c in kernel.configs
