@@ -20,6 +20,7 @@ from typing import Any
 from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
+from diagnose.ir.cache import cached
 from diagnose.ir.tier import (
     CAUSE_SYMPTOMS,
     EFFECT_SYMPTOMS,
@@ -195,10 +196,14 @@ def capture_for(ctx: Context) -> IRCapture:
     # A task folder launches the kernel as its candidate; a KernelBench launcher stands alone.
     where, candidate = (t.task_dir, t.launch_file) if t.task_dir else (t.launch_file, None)
     if ctx.backend == "ascend":
-        return capture_ascend(where, candidate, size=o.size, timeout=o.capture_timeout,
-                              python=o.python_ascend, home=o.home)
-    return capture_cuda(where, candidate, size=o.size, timeout=o.capture_timeout,
-                        python=o.python_cuda)
+        def run() -> IRCapture:
+            return capture_ascend(where, candidate, size=o.size, timeout=o.capture_timeout,
+                                  python=o.python_ascend, home=o.home)
+    else:
+        def run() -> IRCapture:
+            return capture_cuda(where, candidate, size=o.size, timeout=o.capture_timeout,
+                                python=o.python_cuda)
+    return cached([Path(where), Path(candidate) if candidate else None], o.size, ctx.backend, run)
 
 
 def tier4(ctx: Context) -> TierResult:

@@ -249,3 +249,24 @@ def test_dot_tiles_below_a_warp_group_row_count_are_a_block_size_hypothesis() ->
     assert found["common-block-size"].evidence["facts"]["dot_rows"] == 32
     wide = source.replace("bm, bn, bk = 32", "bm, bn, bk = 128")
     assert "common-block-size" not in {f.card_id for f in triage(wide, "k.py", "cuda").findings}
+
+
+def test_capture_cache_reuses_a_capture_until_the_kernel_changes(tmp_path, monkeypatch) -> None:
+    from diagnose.ir.cache import cached
+
+    kernel = tmp_path / "k.py"
+    kernel.write_text("x = 1\n")
+    calls: list[int] = []
+
+    def capture() -> IRCapture:
+        calls.append(1)
+        return IRCapture("cuda", "sm_90", str(kernel), launch_counts={"k": len(calls)})
+
+    assert cached([kernel], "large", "cuda", capture).launch_counts == {"k": 1}  # no cache set
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    first = cached([kernel], "large", "cuda", capture)
+    again = cached([kernel], "large", "cuda", capture)
+    assert again == first and len(calls) == 2
+    kernel.write_text("x = 2\n")
+    assert cached([kernel], "large", "cuda", capture).launch_counts == {"k": 3}
+    assert cached([kernel], "small", "cuda", capture).launch_counts == {"k": 4}
