@@ -459,6 +459,20 @@ def int_compare_select(kir: KernelIR) -> list[Symptom]:
                     evidence=found[:4])]
 
 
+def int64_index_arith_ttir(kir: KernelIR) -> list[Symptom]:
+    """Tensor int64 arithmetic in the TTIR the Ascend pipeline starts from (the source
+    computes indices in int64; the vector unit has no int64 multiply)."""
+    ttir = next((st for st in kir.stages if st.pass_arg == "make_ttir"), None)
+    if ttir is None or _sig(kir, ttir.index).i64_tensor_arith == 0:
+        return []
+    return [Symptom(id="int64-index-arith", kernel=kir.kernel, pass_arg="ast-to-ttir",
+                    stage_index=ttir.index,
+                    summary=f"{_sig(kir, ttir.index).i64_tensor_arith} tensor-wide int64 "
+                            "arithmetic ops in the TTIR (the source computes indices in int64)",
+                    evidence=_lines(ttir.text, r"arith\.\w+ .*xi64"))]
+
+
 ASCEND_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     discrete_mask_access, unstructured_access_fallback, strided_memref, int_compare_select,
+    int64_index_arith_ttir,
 ]

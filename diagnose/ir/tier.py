@@ -26,7 +26,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "no-async-copy-after-pipeline": ("cuda-kloop-unpipelined", "cuda-mask-in-kloop",
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
-    "int64-index-arith": ("cuda-int64-index",),
+    "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
     "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction"),
     "grid-underfill": ("cuda-small-grid-underfill",),
     "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",

@@ -372,8 +372,10 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         loaded = {name for name, stmts in kernel.assigns.items()
                   if any(isinstance(getattr(s, "value", None), ast.Call)
-                         and call_name(s.value) == "load" for s in stmts)}  # type: ignore[attr-defined]
+                         and call_name(s.value) in ("load", "where") for s in stmts)}  # type: ignore[attr-defined]
         for op in memory_ops(kernel):
+            # an index read from memory, or chosen per element by tl.where (a partner index):
+            # either way the offset analysis cannot prove the access structured
             deps = depends_on(kernel, pointer_of(op)) & loaded  # type: ignore[arg-type]
             tiles = sorted(d for d in deps
                            if is_tile(shapes.shape(ast.Name(d, ast.Load(), lineno=op.lineno),
@@ -383,9 +385,9 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
             masked = kwarg(op, "mask") is not None
             matches.append(_match(
                 module, kernel, op, "indirect-access", 0.7 if masked else 0.6,
-                f"`{call_name(op)}` in `{kernel.name}` addresses memory through the loaded "
-                f"index tile {', '.join(tiles)}: a discrete gather the NPU runs element by "
-                "element.",
+                f"`{call_name(op)}` in `{kernel.name}` addresses memory through the index "
+                f"tile {', '.join(tiles)} (loaded, or selected per element): a discrete gather "
+                "the NPU runs element by element.",
                 ["TTIR after discrete-mask-access-conversion / triton-to-unstructure: scf.for "
                  "of scalar loads", "msprof: aiv_scalar_ratio high, aiv_mte2_ratio low"],
                 index_tiles=tiles, masked=masked))
