@@ -1,0 +1,28 @@
+"""Masked per-sequence loss mean, comparing the int64 targets with ignore_index as loaded."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def masked_mean_kernel(loss_ptr, target_ptr, out_ptr, T, ignore_index, BLOCK: tl.constexpr):
+    b = tl.program_id(0)
+    total = tl.zeros([BLOCK], dtype=tl.float32)
+    count = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, T, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        inb = cols < T
+        loss = tl.load(loss_ptr + b * T + cols, mask=inb, other=0.0)
+        target = tl.load(target_ptr + b * T + cols, mask=inb, other=ignore_index)
+        valid = target != ignore_index
+        total += tl.where(valid, loss, 0.0)
+        count += tl.where(valid, 1.0, 0.0)
+    n = tl.maximum(tl.sum(count, axis=0), 1.0)
+    tl.store(out_ptr + b, tl.sum(total, axis=0) / n)
+
+
+def run(loss: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    B, T = loss.shape
+    out = torch.empty(B, dtype=loss.dtype, device=loss.device)
+    masked_mean_kernel[(B,)](loss, target, out, T, -100, BLOCK=4096)
+    return out
