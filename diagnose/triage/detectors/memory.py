@@ -326,6 +326,19 @@ def _is_range_loop(loop: ast.For) -> bool:
         "range", "static_range"}
 
 
+def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For,
+                       ops: list[ast.Call], ptr_shapes: list) -> bool:
+    """A loop over single elements that also touches tiles: per step a scalar load indexed by
+    the loop variable (a table lookup) and a tile reduced to one value (`tl.sum(..., axis=0)`
+    of a 1-D tile)."""
+    target = loop.target.id if isinstance(loop.target, ast.Name) else ""
+    scalar_lookup = any(shape == () and target in depends_on(kernel, pointer_of(c))  # type: ignore[arg-type]
+                        for c, shape in zip(ops, ptr_shapes, strict=True) if call_name(c) == "load")
+    reduced = any(isinstance(n, ast.Call) and call_name(n) in ("sum", "max")
+                  and shapes.shape(n, n.lineno) == () for stmt in loop.body for n in ast.walk(stmt))
+    return _is_range_loop(loop) and scalar_lookup and reduced
+
+
 @detector("scalar-loop")
 def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -341,6 +354,16 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
                 continue
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
+                if _element_step_loop(kernel, shapes, loop, ops, ptr_shapes):
+                    matches.append(_match(
+                        module, kernel, loop, "scalar-loop", 0.65,
+                        f"`{kernel.name}` walks elements one at a time in "
+                        f"`{ast.unparse(loop.iter)}`: each step loads a scalar indexed by the "
+                        "loop and reduces its tile to a single value, a chain of dependent, "
+                        "latency-bound steps instead of one tile of elements per step.",
+                        ["TTIR: scalar tt.load and a reduction to a scalar inside scf.for",
+                         "profile: time grows with the trip count at low bandwidth"],
+                        loop_bound=ast.unparse(loop.iter)))
                 continue
             if not any(loop.target.id in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
