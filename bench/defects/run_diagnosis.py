@@ -249,8 +249,11 @@ def provenance(args: argparse.Namespace) -> str:
             return "-"
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=REPO_ROOT).stdout.strip() or "?"
-    env = " ".join(f"{k}={os.environ[k]}" for k in ("PASSWISE_HOME", "PASSWISE_CORPUS_SET")
+                            cwd=REPO_ROOT).stdout.strip()
+    stamp = REPO_ROOT / ".commit"  # a snapshot of the tree (no .git) names its commit here
+    commit = commit or (stamp.read_text().strip() if stamp.is_file() else "?")
+    env = " ".join(f"{k}={os.environ[k]}" for k in ("PASSWISE_HOME", "PASSWISE_CORPUS_SET",
+                                                      "PASSWISE_CAPTURE_CACHE")
                    if os.environ.get(k))
     flags = f" --split {args.split}" + (f" --runner-dir {args.runner_dir}" if args.runner_dir else "")
     return (f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()} ({os.cpu_count()} CPUs, "
