@@ -413,9 +413,13 @@ def sufficient_alone(ctx: Context) -> Decision | None:
     if not latest.sufficient or not latest.findings:
         return None
     top = _deciding(latest)
+    conclusion = _alone(ctx, latest, top)
+    # the reason speaks of the finding that concludes (tier 4's own reason is about its search)
+    named = _head(top.message) in latest.reason or conclusion.card_id in latest.reason
+    lead = "" if named else f"{conclusion.card_id}: {_sentence(top.message)} "
     return Decision(stop=True, verdict="concluded",
-                    reason=f"Tier {latest.tier} is enough on its own: {latest.reason}",
-                    conclusion=_alone(ctx, latest, top))
+                    reason=f"Tier {latest.tier} is enough on its own: {lead}{latest.reason}",
+                    conclusion=conclusion)
 
 
 def _deciding(tier: TierResult) -> Finding:

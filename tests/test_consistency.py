@@ -141,3 +141,20 @@ def test_every_development_case_report_shape_is_consistent() -> None:
     assert len(shapes) >= 30
     bad = {name: problems(report) for name, report in shapes.items() if problems(report)}
     assert not bad, bad
+
+
+def test_tier4_conclusion_reason_names_the_finding_that_concludes() -> None:
+    """Tier 4's own reason is about its search; the report's reason still names the answer."""
+    answer = Finding(4, "pass-source", "", "vectorize-loads",
+                     "scalar-global-loads -> tritongpu-coalesce is the pass responsible", 0.8,
+                     {"path": "lib/Analysis/AxisInfo.cpp", "line": 980},
+                     {"symptom_asked": "scalar-global-loads"}, passes=["tritongpu-coalesce"])
+    tier4 = TierResult(4, "compiler-source escalation", [answer], sufficient=True,
+                       reason="5 passages about tritongpu-coalesce were found.")
+    report = _report(_context(TierResult(1, "pattern triage", []),
+                              TierResult(3, "IR attribution", [_symptom(
+                                  "scalar-global-loads", "12 of 12 global loads are <= 32-bit",
+                                  ["cuda-scalar-element-loop"])]), tier4))
+    assert report["verdict"] == "concluded" and report["concluded_tier"] == 4
+    assert report["conclusion"]["card_id"] == "cuda-scalar-element-loop"
+    assert problems(report) == []
