@@ -2,7 +2,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PASSWISE := $(VENV)/bin/passwise
-export PASSWISE_HOME ?= $(CURDIR)/.passwise
+# One home for the demo and the CLI: the CLI's default ($PASSWISE_HOME, else ~/.passwise), so
+# the README's commands after `make demo` read the index the demo built.
 
 .PHONY: demo demo-full test install lint
 
@@ -16,11 +17,15 @@ $(VENV)/.installed: pyproject.toml
 
 # The main job on the embedded default: index the offline corpus, answer a question with cited
 # sources, then diagnose a bundled kernel (a softmax whose row stride is kept out of Triton's
-# specialization, so its loads stay scalar).
+# specialization, so its loads stay scalar), then one optimize round on the CPU: a GELU launched
+# with 64-element blocks is diagnosed, its block size searched, each candidate verified, and the
+# verified winner shown as a diff (timed in the Triton interpreter: not a GPU speed).
 demo: install
 	$(PASSWISE) index
 	$(PASSWISE) search "why are global loads not vectorized after the coalesce pass" --k 5
 	$(PASSWISE) diagnose softmax --candidate bench/defects/softmax-stride-do-not-specialize/slow.py
+	$(PASSWISE) optimize gelu --candidate bench/defects/gelu-block-64/slow.py --device cpu \
+		--rounds 1 --repeats 3 --max-tier 3
 
 # The same with the compiler's own source: indexes triton-ascend (upstream Triton's C++ and the
 # Ascend backend; needs network or PASSWISE_MIRRORS) and diagnoses a GEMM whose tile is too

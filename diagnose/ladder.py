@@ -598,8 +598,9 @@ def _citations(ctx: Context, finding: Finding) -> list[Citation]:
 
 # ---------------------------------------------------------------- the climb
 
-def diagnose(ctx: Context) -> Diagnosis:
-    """Climb TIERS up to options.max_tier, asking POLICY after each tier whether to stop."""
+def diagnose(ctx: Context, progress: Callable[[str], None] | None = None) -> Diagnosis:
+    """Climb TIERS up to options.max_tier, asking POLICY after each tier whether to stop;
+    `progress` hears one line as each tier starts."""
     timings: dict[str, float] = {}
     decision, tried = climb("No tier ran."), []
     for number, (name, run_tier) in enumerate(TIERS, start=1):
@@ -607,6 +608,8 @@ def diagnose(ctx: Context) -> Diagnosis:
             decision = climb(f"{decision.reason} The climb stops at --max-tier "
                              f"{ctx.options.max_tier}.")
             break
+        if progress:
+            progress(f"tier {number} {name}...")
         started = time.perf_counter()
         result = run_tier(ctx)
         timings[name] = round(time.perf_counter() - started, 4)
@@ -617,6 +620,13 @@ def diagnose(ctx: Context) -> Diagnosis:
         if decision.stop:
             break
     return _diagnosis(ctx, decision, tried, timings)
+
+
+def could_not_diagnose(diagnosis: Diagnosis) -> bool:
+    """True when the climb stopped because the kernel does not parse or compile."""
+    last = diagnosis.tiers[-1] if diagnosis.tiers else None
+    return (diagnosis.verdict == "inconclusive" and last is not None
+            and any(f.kind in BROKEN_KINDS for f in last.findings))
 
 
 def _tried(result: TierResult, decision: Decision) -> str:

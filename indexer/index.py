@@ -18,6 +18,15 @@ from pathlib import Path
 from indexer.chunkers import chunk_file, language_for
 from indexer.manifest import Corpus, SourceSpec
 from indexer.sources import Snapshot, SourceUnavailable, compiler_version, snapshot
+from indexer.state import (
+    COMPLETE,
+    PENDING,
+    SourceState,
+    all_states,
+    load_state,
+    save_state,
+    state_key,
+)
 from kb.chunk import Chunk, header
 from kb.search import KnowledgeBase
 
@@ -32,6 +41,7 @@ class SourceReport:
     name: str
     status: str = "indexed"
     reason: str = ""
+    previous_status: str = ""  # its state before the run: complete, pending, indexing or "" (new)
     version: str = ""
     compiler_version: str = ""
     files_seen: int = 0
@@ -98,10 +108,6 @@ class Progress:
         return GitBar()
 
 
-def state_key(source_name: str) -> str:
-    return f"source:{source_name}"
-
-
 def index_corpus(kb: KnowledgeBase, corpus: Corpus, *, mirrors: dict[str, str],
                  progress: Progress | None = None,
                  on_snapshot: Callable[[Snapshot, str], None] | None = None) -> IndexReport:
@@ -114,13 +120,39 @@ def index_sources(kb: KnowledgeBase, specs: Iterable[SourceSpec], *, corpus_name
                   mirrors: dict[str, str], progress: Progress | None = None,
                   on_snapshot: Callable[[Snapshot, str], None] | None = None,
                   rebuild_lexical: bool = True) -> IndexReport:
-    """Index the sources; `rebuild_lexical=False` lets a caller indexing several corpora
-    rebuild the lexical cache once, after the last one."""
+    """Index the sources of one corpus (see `index_plan`)."""
+    return index_plan(kb, [(corpus_name, s) for s in specs], mirrors=mirrors, progress=progress,
+                      on_snapshot=on_snapshot, rebuild_lexical=rebuild_lexical)
+
+
+def index_plan(kb: KnowledgeBase, plan: list[tuple[str, SourceSpec]], *,
+               mirrors: dict[str, str], progress: Progress | None = None,
+               on_snapshot: Callable[[Snapshot, str], None] | None = None,
+               rebuild_lexical: bool = True, what: str = "index") -> IndexReport:
+    """Index (corpus name, source) pairs under the writer lock.
+
+    Every source never indexed before is first recorded as pending, so that a run killed
+    early leaves `refresh` the whole plan, not only the sources it had reached.
+    """
     progress = progress or Progress()
     t0 = time.perf_counter()
     report = IndexReport()
-    for spec in specs:
-        report.sources.append(_index_source(kb, spec, corpus_name, mirrors, progress, on_snapshot))
+    with kb.write_lock(what):
+        if kb.store.settle():
+            progress.log("a write killed earlier had left the store's generation open; closed it")
+        before: dict[str, str] = {}
+        for corpus_name, spec in plan:
+            st = load_state(kb.store, spec.name)
+            before[spec.name] = st.status if st else ""
+            if st is None:
+                save_state(kb.store, SourceState(spec.name, asdict(spec), corpus_name,
+                                                 status=PENDING))
+        for corpus_name, spec in plan:
+            rep = _index_source(kb, spec, corpus_name, mirrors, progress, on_snapshot)
+            rep.previous_status = before[spec.name]
+            if what == "index" and rep.status == "skipped" and not rep.previous_status:
+                kb.store.delete_state(state_key(spec.name))  # never indexed: nothing to tell
+            report.sources.append(rep)
     if rebuild_lexical and any(s.status == "indexed" for s in report.sources):
         kb.lexical(progress=not progress.quiet)  # rebuild the lexical cache once, at the end
     report.total_chunks = kb.store.count()
@@ -132,6 +164,7 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
                   progress: Progress, on_snapshot) -> SourceReport:
     rep = SourceReport(spec.name)
     t0 = time.perf_counter()
+    st = load_state(kb.store, spec.name) or SourceState(spec.name, status=PENDING)
     try:
         snap = snapshot(spec, kb.home, mirrors, progress.log, progress.git(spec.name))
     except SourceUnavailable as e:
@@ -140,43 +173,29 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
         return rep
     rep.version = snap.version
     rep.compiler_version = compiler_version(snap)
+    for path, why in snap.skipped.items():
+        _skip(rep, path, why)
     wanted = {p: f for p, f in snap.files.items() if language_for(p) or spec.kind}
     rep.files_seen = len(wanted)
-    state = kb.store.get_state(state_key(spec.name)) or {}
-    done: dict[str, str] = dict(state.get("files", {}))
-    if state.get("compiler_version") not in (None, rep.compiler_version):
-        done = {}  # a new version re-tags every chunk
+    done = dict(st.files)
+    if st.compiler_version not in (None, rep.compiler_version):
+        done = dict.fromkeys(done, "")  # a new version re-tags every chunk; removed files still go
     todo = sorted(p for p, f in wanted.items() if done.get(p) != f.digest)
     gone = sorted(p for p in done if p not in wanted)
-    if not todo and not gone and state.get("version") == snap.version:
+    if not todo and not gone and st.status == COMPLETE and st.version == snap.version:
         rep.status = "unchanged"
         rep.seconds = round(time.perf_counter() - t0, 2)
         progress.log(f"{spec.name}: up to date at {snap.version[:12]}")
         if on_snapshot:
             on_snapshot(snap, rep.compiler_version)
         return rep
-    kb.store.bump_generation()
-    base = {"spec": asdict(spec), "corpus": corpus_name, "repo_url": snap.repo_url,
-            "compiler_version": rep.compiler_version, "version": state.get("version")}
-    bar = progress.bar(len(todo), f"{spec.name}: chunk+embed", "file")
-    for lo in range(0, len(todo), FILES_PER_BATCH):
-        batch = todo[lo : lo + FILES_PER_BATCH]
-        _index_batch(kb, snap, batch, rep)
-        for p in batch:
-            done[p] = snap.files[p].digest
-        kb.store.put_state(state_key(spec.name), {**base, "files": done})
-        bar.update(len(batch))
-    bar.close()
-    for lo in range(0, len(gone), 200):
-        batch = gone[lo : lo + 200]
-        ids = kb.store.ids_where(_where_paths(spec.name, batch))
-        kb.store.delete(ids)
-        rep.chunks_deleted += len(ids)
-        rep.files_removed += len(batch)
-        for p in batch:
-            done.pop(p, None)
-        kb.store.put_state(state_key(spec.name), {**base, "files": done})
-    kb.store.put_state(state_key(spec.name), {**base, "files": done, "version": snap.version})
+    st.spec, st.corpus, st.repo_url = asdict(spec), corpus_name, snap.repo_url
+    st.compiler_version, st.files = rep.compiler_version, done
+    st.start(snap.version, len(todo) + len(gone))
+    save_state(kb.store, st)
+    _write_source(kb, snap, st, todo, gone, rep, progress)
+    st.finish(snap.version)
+    save_state(kb.store, st)
     if on_snapshot:
         on_snapshot(snap, rep.compiler_version)
     rep.seconds = round(time.perf_counter() - t0, 2)
@@ -184,6 +203,31 @@ def _index_source(kb: KnowledgeBase, spec: SourceSpec, corpus_name: str, mirrors
                  f"{rep.chunks_written} chunks written, {rep.chunks_deleted} deleted "
                  f"({rep.seconds:.1f}s)")
     return rep
+
+
+def _write_source(kb: KnowledgeBase, snap: Snapshot, st: SourceState, todo: list[str],
+                  gone: list[str], rep: SourceReport, progress: Progress) -> None:
+    """New chunks first, then stale ones go; the state is saved after every batch."""
+    bar = progress.bar(len(todo), f"{snap.source.name}: chunk+embed", "file")
+    for lo in range(0, len(todo), FILES_PER_BATCH):
+        batch = todo[lo : lo + FILES_PER_BATCH]
+        _index_batch(kb, snap, batch, rep)
+        for p in batch:
+            st.files[p] = snap.files[p].digest
+        st.files_left -= len(batch)
+        save_state(kb.store, st)
+        bar.update(len(batch))
+    bar.close()
+    for lo in range(0, len(gone), 200):
+        batch = gone[lo : lo + 200]
+        ids = kb.store.ids_where(_where_paths(snap.source.name, batch))
+        kb.store.delete(ids)
+        rep.chunks_deleted += len(ids)
+        rep.files_removed += len(batch)
+        for p in batch:
+            st.files.pop(p, None)
+        st.files_left -= len(batch)
+        save_state(kb.store, st)
 
 
 def _where_paths(source: str, paths: list[str]) -> dict:
@@ -248,30 +292,26 @@ def _whole_file_chunk(path: str, text: str, kind: str) -> Chunk:
 
 def remove_source(kb: KnowledgeBase, name: str) -> int:
     """Delete every chunk and the state of a source; returns the number of chunks deleted."""
-    kb.store.bump_generation()
-    ids = kb.store.ids_where({"source": name})
-    kb.store.delete(ids)
-    kb.store.delete_state(state_key(name))
+    with kb.write_lock(f"remove {name}"):
+        ids = kb.store.ids_where({"source": name})
+        kb.store.delete(ids)
+        kb.store.delete_state(state_key(name))
     return len(ids)
 
 
-def indexed_sources(kb: KnowledgeBase) -> list[dict]:
-    """The state of every source the store holds (spec, version, file count)."""
-    out = []
-    for key in kb.store.state_keys():
-        if key.startswith("source:"):
-            st = kb.store.get_state(key) or {}
-            out.append({"name": key.split(":", 1)[1], "corpus": st.get("corpus"),
-                        "version": st.get("version"), "compiler_version": st.get("compiler_version"),
-                        "files": len(st.get("files", {})), "spec": st.get("spec")})
-    return out
+def indexed_sources(kb: KnowledgeBase, chunk_counts: bool = False) -> list[dict]:
+    """The state of every source the store holds: the `sources --json` rows; with
+    `chunk_counts`, how many chunks each holds (one store read each)."""
+    rows = [st.row() for st in all_states(kb.store)]
+    if chunk_counts:
+        for row in rows:
+            row["chunks"] = len(kb.store.ids_where({"source": row["name"]}))
+    return rows
 
 
 def refresh(kb: KnowledgeBase, *, mirrors: dict[str, str], progress: Progress | None = None,
             on_snapshot=None) -> IndexReport:
-    """Re-index every indexed source against its newest version (fetching git sources)."""
-    sources = indexed_sources(kb)
-    specs = [SourceSpec(**s["spec"]) for s in sources if s.get("spec")]
-    corpus = ",".join(sorted({s["corpus"] or "" for s in sources}))
-    return index_sources(kb, specs, corpus_name=corpus, mirrors=mirrors, progress=progress,
-                         on_snapshot=on_snapshot)
+    """Bring every known source (complete, interrupted or never reached) to its newest version."""
+    plan = [(st.corpus or "", SourceSpec(**st.spec)) for st in all_states(kb.store) if st.spec]
+    return index_plan(kb, plan, mirrors=mirrors, progress=progress, on_snapshot=on_snapshot,
+                      what="refresh")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from indexer.passes import build_installed_registry, build_pass_registry
 from indexer.sources import Snapshot
+from kb.errors import KBError
 from kb.passes import PassRegistry
 from kb.search import KnowledgeBase
 
@@ -19,6 +20,14 @@ def registry_dir(kb: KnowledgeBase) -> Path:
 
 def registry_path(kb: KnowledgeBase) -> Path:
     return kb.home / "registry" / f"{kb.store.name}.json"
+
+
+def load_registry(kb: KnowledgeBase) -> PassRegistry:
+    """The merged pass registry of the knowledge base, or one sentence on how to build it."""
+    path = registry_path(kb)
+    if not path.exists():
+        raise KBError("The pass registry is empty; build it with `passwise index`.")
+    return PassRegistry.load(path)
 
 
 def _files(snap: Snapshot):

@@ -12,7 +12,7 @@ import importlib.util
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.manifest import SourceSpec
@@ -38,6 +38,7 @@ class Snapshot:
     files: dict[str, FileEntry]
     repo_url: str = ""
     root: str = ""  # local folder for dir/package sources
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> why it is not indexed
 
     def permalink(self, path: str, start: int, end: int) -> str:
         if self.source.type == "git" and self.repo_url.startswith("https://github.com/"):
@@ -123,12 +124,16 @@ def _git_snapshot(spec: SourceSpec, home: Path, mirrors: dict[str, str],
     except (git.BadName, ValueError) as e:
         raise SourceUnavailable(f"{spec.url} has no ref {spec.ref!r}; fix `ref` in the manifest") from e
     files: dict[str, FileEntry] = {}
+    skipped: dict[str, str] = {}
     for blob in commit.tree.traverse():
         if blob.type != "blob" or not spec.wants(blob.path):
             continue
+        if blob.mode == 0o120000:
+            skipped[blob.path] = "symbolic link, not followed"
+            continue
         files[blob.path] = FileEntry(blob.path, blob.hexsha, blob.size,
                                      (lambda b=blob: b.data_stream.read()))
-    return Snapshot(spec, commit.hexsha, files, repo_url=_norm_url(spec.url))
+    return Snapshot(spec, commit.hexsha, files, repo_url=_norm_url(spec.url), skipped=skipped)
 
 
 def _rmtree(p: Path) -> None:
@@ -138,14 +143,27 @@ def _rmtree(p: Path) -> None:
 
 
 # -- local directories and installed packages ------------------------------------------------
-def _walk(spec: SourceSpec, root: Path) -> Iterator[tuple[str, Path]]:
+def _walk(spec: SourceSpec, root: Path, skipped: dict[str, str]) -> Iterator[tuple[str, Path]]:
+    """Regular files under root; symbolic links are never followed (they could point anywhere,
+    /etc/passwd included) and each one wanted is recorded in `skipped` with the reason."""
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "__pycache__"))
+        links = [d for d in dirnames if (Path(dirpath) / d).is_symlink()]
+        dirnames[:] = sorted(d for d in dirnames
+                             if d not in (".git", "__pycache__") and d not in links)
+        for name in sorted(links):
+            rel = (Path(dirpath) / name).relative_to(root).as_posix()
+            skipped[rel + "/"] = "symbolic link to a directory, not followed"
         for name in sorted(filenames):
             full = Path(dirpath) / name
             rel = full.relative_to(root).as_posix()
-            if spec.wants(rel) and full.is_file() and not full.is_symlink():
+            if not spec.wants(rel):
+                continue
+            if full.is_symlink():
+                skipped[rel] = "symbolic link, not followed"
+            elif full.is_file():
                 yield rel, full
+            else:
+                skipped[rel] = "not a regular file"
 
 
 def _file_entry(rel: str, full: Path) -> FileEntry:
@@ -153,12 +171,23 @@ def _file_entry(rel: str, full: Path) -> FileEntry:
     return FileEntry(rel, hashlib.sha1(data).hexdigest(), len(data), full.read_bytes)
 
 
+def _entries(found: Iterator[tuple[str, Path]], skipped: dict[str, str]) -> dict[str, FileEntry]:
+    files = {}
+    for rel, full in found:
+        try:
+            files[rel] = _file_entry(rel, full)
+        except OSError as e:  # no permission, or gone since listed
+            skipped[rel] = f"unreadable ({e.strerror or type(e).__name__})"
+    return files
+
+
 def _dir_snapshot(spec: SourceSpec, root: Path) -> Snapshot:
     if not root.is_dir():
         raise SourceUnavailable(f"the directory {root} does not exist; fix `path` in the manifest")
-    files = {rel: _file_entry(rel, full) for rel, full in _walk(spec, root)}
+    skipped: dict[str, str] = {}
+    files = _entries(_walk(spec, root, skipped), skipped)
     digest = hashlib.sha1("".join(f"{p}:{f.digest}\n" for p, f in sorted(files.items())).encode())
-    return Snapshot(spec, digest.hexdigest()[:16], files, root=str(root))
+    return Snapshot(spec, digest.hexdigest()[:16], files, root=str(root), skipped=skipped)
 
 
 def _package_snapshot(spec: SourceSpec) -> Snapshot:
@@ -171,8 +200,9 @@ def _package_snapshot(spec: SourceSpec) -> Snapshot:
         version = importlib.metadata.version(spec.package)
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    files = {rel: _file_entry(rel, full) for rel, full in _walk(spec, root)}
-    return Snapshot(spec, version, files, root=str(root))
+    skipped: dict[str, str] = {}
+    files = _entries(_walk(spec, root, skipped), skipped)
+    return Snapshot(spec, version, files, root=str(root), skipped=skipped)
 
 
 def compiler_version(snap: Snapshot) -> str:

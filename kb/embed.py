@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -15,6 +16,8 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # (signature, leading comment, the first branches) at twice the speed of 256 on a 2-core CPU;
 # the lexical index reads every token of every chunk, so nothing is lost to search.
 DEFAULT_MAX_TOKENS = 128
+
+_QUERY_LOCK = threading.Lock()
 
 
 def packaged_model_path() -> Path | None:
@@ -31,6 +34,8 @@ def model_slug(name: str) -> str:
     base = Path(name).name if os.sep in name else name
     return re.sub(r"[^a-zA-Z0-9]+", "-", base).strip("-").lower()[:40] or "model"
 
+
+_LOADED: dict[tuple[str, int], object] = {}
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[\u3400-\u9fff]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -90,9 +95,14 @@ class Embedder:
             except ImportError:
                 pass
             target = self._resolve()
+            key = (target, self.max_tokens)
+            if key in _LOADED:  # one copy per process, however many knowledge bases are open
+                self._model = _LOADED[key]
+                return self._model
             try:
                 self._model = SentenceTransformer(target, device="cpu")
                 self._model.max_seq_length = self.max_tokens
+                _LOADED[key] = self._model
             except Exception as e:  # a wrong name or path: say which and how to fix it
                 raise KBError(
                     f"Cannot load the embedding model {self.model_name!r} ({type(e).__name__}); "
@@ -121,4 +131,7 @@ class Embedder:
         return out
 
     def embed_query(self, text: str) -> list[float]:
-        return self.embed([text])[0]
+        # A served knowledge base embeds queries from several threads; the fast tokenizer is
+        # not safe to share between them ("Already borrowed"), so queries take turns here.
+        with _QUERY_LOCK:
+            return self.embed([text])[0]

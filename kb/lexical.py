@@ -1,18 +1,17 @@
-"""Lexical retrieval: BM25 over code-aware tokens, derived from the stored documents and cached.
+"""Lexical retrieval: BM25 over code-aware tokens, derived from the stored documents.
 
 Local Chroma has no sparse index, so this one is ours. It is rebuilt from whatever the store
-holds (embedded or server) whenever the store's write generation moves, and cached on disk.
+holds (embedded or server) whenever the store's write generation moves; kb/lexical_cache.py
+keeps it on disk (arrays and JSON, never pickle).
 """
 
 from __future__ import annotations
 
 import fnmatch
-import pickle
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -23,7 +22,6 @@ _STOP = frozenset(
     "a an the of to in on for and or is are be by with as at it this that from what which why "
     "how does do not no if then else when into than its can".split()
 )
-CACHE_VERSION = 2
 
 
 def tokenize(text: str) -> list[str]:
@@ -142,22 +140,6 @@ class LexicalIndex:
         idx = np.argpartition(-s, n - 1)[:n]
         idx = idx[np.argsort(-s[idx], kind="stable")]
         return [(int(i), float(s[i])) for i in idx]
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump((CACHE_VERSION, self), f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)  # atomic: a killed save never leaves a torn cache
-
-    @staticmethod
-    def load(path: Path) -> LexicalIndex | None:
-        try:
-            with open(path, "rb") as f:
-                version, idx = pickle.load(f)
-        except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError):
-            return None
-        return idx if version == CACHE_VERSION else None
 
 
 # filter name (as in search Filters) -> metadata column

@@ -8,6 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from kb.atomic import write_text_atomically
 from kb.errors import KBError
 
 # How a record's links were established, best first.
@@ -240,6 +241,11 @@ class PassRegistry:
         """Like `pipeline`, with the position (stage, index, condition) of each entry."""
         return self._positions(backend, stage)
 
+    def pipeline_json(self, backends: list[str] | None = None) -> dict[str, list[dict]]:
+        """{backend: [entry]} in pipeline order, the form `passwise passes --json` prints."""
+        return {b: [pipeline_entry_json(r, p) for r, p in self._positions(b)]
+                for b in (backends or self.backends())}
+
     def gated_by(self, flag: str) -> list[tuple[PassRecord, PipelinePosition]]:
         """Pipeline entries whose guarding condition reads the option a command-line flag
         sets (`--enable-auto-multi-buffer` -> `options.enableAutoMultiBuffer`)."""
@@ -262,8 +268,7 @@ class PassRegistry:
         data = {"schema": SCHEMA_VERSION,
                 "records": [r.to_json() for r in self.records.values()],
                 "flags": [asdict(f) for f in self.flags], "stage_order": self.stage_order}
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(json.dumps(data, indent=1, sort_keys=True))
+        write_text_atomically(Path(path), json.dumps(data, indent=1, sort_keys=True))
 
     @classmethod
     def load(cls, path: str | Path) -> PassRegistry:
@@ -283,6 +288,13 @@ class PassRegistry:
         return cls([PassRecord.from_json(r) for r in data["records"]],
                    [PipelineFlag(**f) for f in data.get("flags", [])],
                    data.get("stage_order", {}))
+
+
+def pipeline_entry_json(rec: PassRecord, pos: PipelinePosition) -> dict:
+    """One pipeline entry: the pass and where the backend adds it."""
+    return {"argument": rec.argument, "def_name": rec.def_name, "stage": pos.stage,
+            "index": pos.index, "condition": pos.condition or "", "summary": rec.summary or "",
+            "td_path": rec.td_path}
 
 
 def _union(a: list, b: list) -> list:

@@ -7,11 +7,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb import lexical_cache, locks
 from kb.chunk import Chunk
 from kb.embed import Embedder
 from kb.errors import KBError
 from kb.lexical import LexicalIndex
-from kb.store import Store
+from kb.store import ServerOptions, Store
 
 MODES = ("hybrid", "dense", "lexical")
 
@@ -64,6 +65,10 @@ class Hit:
     score: float
     dense_rank: int | None = None
     lexical_rank: int | None = None
+    # Why it ranked: each retriever's weighted part of `score`, and the kind's prior.
+    dense_score: float = 0.0
+    lexical_score: float = 0.0
+    prior: float = 1.0
 
     def to_json(self) -> dict:
         c = self.chunk
@@ -73,7 +78,9 @@ class Hit:
             "symbol": c.symbol, "scope": c.scope, "kind": c.kind, "backend": c.backend,
             "language": c.language, "passes": c.passes, "permalink": c.permalink,
             "compiler_version": c.compiler_version, "score": round(self.score, 6),
-            "dense_rank": self.dense_rank, "lexical_rank": self.lexical_rank, "text": c.text,
+            "dense_rank": self.dense_rank, "lexical_rank": self.lexical_rank,
+            "dense_score": round(self.dense_score, 6),
+            "lexical_score": round(self.lexical_score, 6), "prior": self.prior, "text": c.text,
         }
 
 
@@ -85,28 +92,66 @@ class KnowledgeBase:
     embedder: Embedder
     home: Path
     _lexical: LexicalIndex | None = field(default=None, repr=False)
+    _told_unsettled: bool = field(default=False, repr=False)
+
+    @property
+    def lock_path(self) -> Path:
+        return locks.lock_path(self.home, self.store.name, self.store.where)
+
+    def write_lock(self, what: str):
+        """Hold the writer lock for the length of a `with` block (waits, saying so, if taken)."""
+        return locks.write_lock(self.lock_path, what)
+
+    def writer_running(self) -> str | None:
+        return locks.writer_running(self.lock_path)
 
     @property
     def lexical_path(self) -> Path:
-        return self.home / "lexical" / f"{self.store.name}.pkl"
+        return self.home / "lexical" / f"{self.store.name}.npz"
 
     def lexical(self, progress: bool = False) -> LexicalIndex:
-        """The BM25 index, rebuilt from the stored documents when the store has changed."""
-        gen = self.store.generation
-        if self._lexical is not None and self._lexical.generation == gen:
+        """The BM25 index of exactly what the store holds now.
+
+        Taken from memory or the on-disk cache when its stamp matches the store's content
+        stamp, otherwise rebuilt; the rebuild is cached only when no write ran while it read
+        (the generation was even before and after), so a cache never lags the store.
+        """
+        collection, gen = self.store.content_stamp()
+        if self._lexical is not None and self._lexical.generation == gen and gen % 2 == 0:
             return self._lexical
-        cached = LexicalIndex.load(self.lexical_path)
-        if cached is not None and cached.generation == gen:
-            self._lexical = cached
-            return cached
+        stamp = lexical_cache.make_stamp(collection, gen)
+        if gen % 2 == 0:
+            cached = self._cached_lexical(stamp)
+            if cached is not None:
+                self._lexical = cached
+                return cached
+        if gen % 2 and not self._told_unsettled:
+            self._told_unsettled = True
+            print("passwise: a write to the knowledge base is running or was interrupted; the "
+                  "lexical index is rebuilt for each search until it ends (if no index or refresh "
+                  "is running, `passwise refresh` finishes the job).", file=sys.stderr)
         if progress:
             print(f"Building the lexical index of {self.store.count()} chunks...", file=sys.stderr)
-        rows = ((i, d, m) for ids, docs, metas in self.store.iter_all()
-                for i, d, m in zip(ids, docs, metas, strict=True))
+        # In id order, so the index is a function of the content alone: a store healed after
+        # a kill and a clean build (same chunks, another write order) rank ties alike.
+        rows = sorted(((i, d, m) for ids, docs, metas in self.store.iter_all()
+                       for i, d, m in zip(ids, docs, metas, strict=True)), key=lambda r: r[0])
         idx = LexicalIndex.build(rows, generation=gen)
-        idx.save(self.lexical_path)
-        self._lexical = idx
+        if gen % 2 == 0 and self.store.generation == gen:
+            lexical_cache.save(idx, self.lexical_path, stamp)
+            self._lexical = idx
         return idx
+
+    def _cached_lexical(self, stamp: dict) -> LexicalIndex | None:
+        _remove_legacy_pickle(self.lexical_path.with_suffix(".pkl"))
+        try:
+            return lexical_cache.load(self.lexical_path, stamp)
+        except (FileNotFoundError, lexical_cache.StaleCache):
+            return None
+        except (OSError, lexical_cache.CacheProblem) as e:
+            print(f"passwise: warning: ignoring the lexical index cache {self.lexical_path} "
+                  f"({e}); rebuilding it from the store.", file=sys.stderr)
+            return None
 
     def search(self, query: str, k: int = 10, filters: Filters | None = None,
                mode: str = "hybrid", depth: int = 100) -> list[Hit]:
@@ -167,6 +212,7 @@ def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
             h.chunk = h.chunk or x.chunk
             h.score += scale * x.score
             setattr(h, f"{name}_rank", rank + 1)
+            setattr(h, f"{name}_score", scale * x.score)
     missing = [h.id for h in hits.values() if h.chunk is None]
     if missing:
         found = dict(store.get(missing))
@@ -174,14 +220,25 @@ def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
             h.chunk = h.chunk or found.get(h.id)  # type: ignore[assignment]
     ranked = [h for h in hits.values() if h.chunk is not None]
     for h in ranked:
-        h.score *= prior.get(h.chunk.kind, 1.0)
+        h.prior = prior.get(h.chunk.kind, 1.0)
+        h.score *= h.prior
     return sorted(ranked, key=lambda h: -h.score)[:k]
 
 
 def open_kb(home: Path, *, chroma_url: str | None = None, corpus_set: str = "default",
-            model: str | None = None) -> KnowledgeBase:
+            model: str | None = None, server: ServerOptions | None = None) -> KnowledgeBase:
     """Open the knowledge base for a corpus set and embedding model."""
     embedder = Embedder(model) if model else Embedder()
     store = Store.open(home, chroma_url=chroma_url, corpus_set=corpus_set,
-                       model_slug=embedder.slug)
+                       model_slug=embedder.slug, server=server)
     return KnowledgeBase(store, embedder, Path(home))
+
+
+def _remove_legacy_pickle(path: Path) -> None:
+    """Older versions cached the index as a pickle; it is never read, only removed."""
+    try:
+        path.unlink()
+    except OSError:  # absent (the usual case) or not ours to remove
+        return
+    print(f"passwise: removed the old pickle cache {path} (pickles are never loaded).",
+          file=sys.stderr)

@@ -3,6 +3,7 @@
 Besides the chunk collection, a small `<name>-state` collection keeps per-source state
 (indexed commit, file hashes) and a write generation, so that state lives wherever the chunks
 live (the same in server mode) and any cache derived from the documents can tell it is stale.
+On a server every call has timeouts and every failure ends in one sentence (a KBError).
 """
 
 from __future__ import annotations
@@ -10,12 +11,20 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlparse
 
 from kb.chunk import Chunk
 from kb.errors import KBError
+from kb.server import (  # noqa: F401  (ServerOptions is part of this module's interface)
+    ServerAwareCollection,
+    ServerOptions,
+    is_server_failure,
+    make_client,
+    server_failure_sentence,
+    server_url,
+)
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
@@ -37,86 +46,118 @@ def collection_name(corpus_set: str, model_slug: str) -> str:
     return "".join(c if c.isalnum() or c in "._-" else "-" for c in name)[:200]
 
 
-def _client(home: Path, chroma_url: str | None):
-    import chromadb
-    from chromadb.config import Settings
-
-    settings = Settings(anonymized_telemetry=False)
-    if not chroma_url:
-        (home / "chroma").mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(home / "chroma"), settings=settings)
-    url = urlparse(chroma_url if "://" in chroma_url else f"http://{chroma_url}")
-    if not url.hostname:
-        raise KBError(f"{chroma_url!r} is not a Chroma server URL; use http://HOST:PORT.")
-    try:
-        client = chromadb.HttpClient(host=url.hostname, port=url.port or 8000,
-                                     ssl=url.scheme == "https", settings=settings)
-        client.heartbeat()
-    except Exception as e:
-        raise KBError(
-            f"Cannot reach the Chroma server at {chroma_url} ({type(e).__name__}); start it with "
-            "`chroma run --path DIR` or drop --chroma-url to use the embedded store."
-        ) from e
-    return client
-
-
 class Store:
-    """The chunk collection and its state collection."""
+    """The chunk collection and its state collection.
 
-    def __init__(self, client, name: str):
+    Every change to the chunks happens inside a write window: the generation becomes odd
+    before the change and even after it (a sequence lock). A derived cache built while the
+    generation was even and unchanged holds exactly the store's content at that generation;
+    an odd generation means a write is running or was killed, and nothing derived is kept.
+    """
+
+    def __init__(self, client, name: str, base: str | None = None,
+                 opts: ServerOptions | None = None):
         self.client = client
         self.name = name
-        self.chunks = client.get_or_create_collection(
-            name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None
-        )
-        self.state = client.get_or_create_collection(f"{name}-state", embedding_function=None)
-        self.max_batch = int(client.get_max_batch_size())
+        self.base = base  # the server URL, None for the embedded store
+        self.opts = opts or ServerOptions()
+        try:
+            chunks = client.get_or_create_collection(
+                name, configuration={"hnsw": {"space": "cosine"}}, embedding_function=None)
+            state = client.get_or_create_collection(f"{name}-state", embedding_function=None)
+            self.max_batch = int(client.get_max_batch_size())
+        except KBError:
+            raise
+        except Exception as e:
+            if base is None or not is_server_failure(e):
+                raise
+            raise KBError(server_failure_sentence(base, "opening the collection", e, opts)) from e
+        self.chunks = ServerAwareCollection(chunks, base, self.opts)
+        self.state = ServerAwareCollection(state, base, self.opts)
 
     @classmethod
     def open(cls, home: Path, *, chroma_url: str | None = None, corpus_set: str = "default",
-             model_slug: str = "all-minilm-l6-v2") -> Store:
-        return cls(_client(Path(home), chroma_url), collection_name(corpus_set, model_slug))
+             model_slug: str = "all-minilm-l6-v2", server: ServerOptions | None = None) -> Store:
+        opts = server or ServerOptions()
+        base = server_url(chroma_url) if chroma_url else None
+        return cls(make_client(Path(home), chroma_url, opts), collection_name(corpus_set, model_slug),
+                   base, opts)
+
+    @property
+    def where(self) -> str:
+        return self.base or "embedded"
 
     def count(self) -> int:
-        return self.chunks.count()
+        return int(self.chunks.read("counting chunks", "count"))
 
     # -- writes ---------------------------------------------------------------------------
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """A write window: odd generation inside, a new even one after (also after a failure)."""
+        n = self.generation
+        opened = n + 1 if n % 2 == 0 else n + 2
+        self._set_generation(opened)
+        try:
+            yield
+        except BaseException:
+            with suppress(KBError):  # the server may be the failure; the write's error is the news
+                self._set_generation(opened + 1)
+            raise
+        self._set_generation(opened + 1)
+
+    def settle(self) -> bool:
+        """Close the window a killed writer left open; only a writer holding the lock may."""
+        n = self.generation
+        if n % 2:
+            self._set_generation(n + 1)
+        return bool(n % 2)
+
     def upsert(self, chunks: Sequence[Chunk], embeddings: Sequence[Sequence[float]]) -> None:
         """Add or replace chunks; ids are content-derived so this is idempotent."""
         seen: dict[str, int] = {}
         for i, c in enumerate(chunks):  # the same id twice in one call is an error in Chroma
             seen[c.id] = i
         order = sorted(seen.values())
-        for lo in range(0, len(order), self.max_batch):
-            part = order[lo : lo + self.max_batch]
-            self.chunks.upsert(
-                ids=[chunks[i].id for i in part],
-                embeddings=[list(embeddings[i]) for i in part],
-                documents=[chunks[i].text for i in part],
-                metadatas=[chunks[i].metadata() for i in part],
-            )
+        if not order:
+            return
+        with self.writing():
+            for lo in range(0, len(order), self.max_batch):
+                part = order[lo : lo + self.max_batch]
+                self.chunks.write(
+                    "writing chunks", "upsert",
+                    ids=[chunks[i].id for i in part],
+                    embeddings=[list(embeddings[i]) for i in part],
+                    documents=[chunks[i].text for i in part],
+                    metadatas=[chunks[i].metadata() for i in part],
+                )
 
     def delete(self, ids: Sequence[str]) -> None:
         ids = list(ids)
-        for lo in range(0, len(ids), self.max_batch):
-            self.chunks.delete(ids=ids[lo : lo + self.max_batch])
+        if not ids:
+            return
+        with self.writing():
+            for lo in range(0, len(ids), self.max_batch):
+                self.chunks.write("deleting chunks", "delete", ids=ids[lo : lo + self.max_batch])
 
     # -- reads ----------------------------------------------------------------------------
     def ids_where(self, where: dict) -> list[str]:
-        return list(self.chunks.get(where=where, include=[])["ids"])
+        return list(self.chunks.read("listing chunks", "get", where=where, include=[])["ids"])
 
     def get(self, ids: Sequence[str]) -> list[tuple[str, Chunk]]:
         if not ids:
             return []
-        got = self.chunks.get(ids=list(ids), include=["documents", "metadatas"])
+        got = self.chunks.read("reading chunks", "get", ids=list(ids),
+                               include=["documents", "metadatas"])
         return [(i, Chunk.from_metadata(d, m))
-                for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)]
+                for i, d, m in zip(got["ids"], got["documents"], got["metadatas"], strict=True)
+                if d is not None and m is not None]
 
     def iter_all(self, page: int = 5000) -> Iterator[tuple[list[str], list[str], list[dict]]]:
         """Every stored chunk, page by page: (ids, documents, metadatas)."""
         offset = 0
         while True:
-            got = self.chunks.get(include=["documents", "metadatas"], limit=page, offset=offset)
+            got = self.chunks.read("reading chunks", "get", include=["documents", "metadatas"],
+                                   limit=page, offset=offset)
             if not got["ids"]:
                 return
             yield got["ids"], got["documents"], got["metadatas"]
@@ -126,9 +167,9 @@ class Store:
         total = self.count()
         if total == 0:
             return []
-        res = self.chunks.query(query_embeddings=[list(embedding)], n_results=min(n, total),
-                                where=where or None,
-                                include=["documents", "metadatas", "distances"])
+        res = self.chunks.read("searching", "query", query_embeddings=[list(embedding)],
+                               n_results=min(n, total), where=where or None,
+                               include=["documents", "metadatas", "distances"])
         # After a killed writer, Chroma's vector index can still list ids whose records are
         # gone (it answers them with no document); such ghosts are not results.
         return [StoredHit(i, Chunk.from_metadata(d, m), float(dist))
@@ -138,25 +179,48 @@ class Store:
 
     # -- state ----------------------------------------------------------------------------
     def get_state(self, key: str) -> dict | None:
-        got = self.state.get(ids=[key], include=["documents"])
-        return json.loads(got["documents"][0]) if got["ids"] else None
+        got = self.state.read("reading the index state", "get", ids=[key], include=["documents"])
+        if not got["ids"]:
+            return None
+        try:
+            value = json.loads(got["documents"][0])
+        except (TypeError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
 
     def put_state(self, key: str, value: dict) -> None:
-        self.state.upsert(ids=[key], embeddings=[[0.0]], documents=[json.dumps(value)])
+        self.state.write("saving the index state", "upsert", ids=[key], embeddings=[[0.0]],
+                         documents=[json.dumps(value)])
 
     def delete_state(self, key: str) -> None:
-        self.state.delete(ids=[key])
+        self.state.write("saving the index state", "delete", ids=[key])
 
     def state_keys(self) -> list[str]:
-        return [k for k in self.state.get(include=[])["ids"] if k != GENERATION_KEY]
+        got = self.state.read("reading the index state", "get", include=[])
+        return [k for k in got["ids"] if k != GENERATION_KEY]
 
     @property
     def generation(self) -> int:
+        """How many times a write window opened or closed; odd while one is open."""
         got = self.get_state(GENERATION_KEY)
-        return int(got["n"]) if got else 0
+        try:
+            n = int(got["n"]) if got else 0
+        except (KeyError, TypeError, ValueError):
+            return 0
+        # A store written before the sequence lock counted one step per write: read it as the
+        # settled (even) generation 2n, so upgrading never looks like an interrupted write.
+        return n if got and got.get("seqlock") else 2 * n
 
     def bump_generation(self) -> int:
-        """Called before every write, so a crash mid-write still invalidates derived caches."""
-        n = self.generation + 1
-        self.put_state(GENERATION_KEY, {"n": n})
+        """Mark the content changed, for a caller that wrote to `chunks` directly (after it did)."""
+        n = self.generation
+        n += 2 if n % 2 == 0 else 1
+        self._set_generation(n)
         return n
+
+    def _set_generation(self, n: int) -> None:
+        self.put_state(GENERATION_KEY, {"n": n, "seqlock": 1})
+
+    def content_stamp(self) -> tuple[str, int]:
+        """(collection id, generation): what a cache derived from the chunks must match."""
+        return self.chunks.id, self.generation

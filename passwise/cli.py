@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "specialisation (divisibility by 16, ==1) depends on it, so pick the "
                         "size you care about (default: large)")
     p.add_argument("--out", metavar="FILE", help="also write the diagnosis JSON here")
+    p.add_argument("--progress", action="store_true", help="one line on stderr as each tier "
+                   "starts (what the web UI's diagnose jobs show)")
 
     p = sub.add_parser("escalate", help="tier 4 as a service: from an IR symptom to the compiler "
                        "passages that explain it and a rewrite family")
@@ -103,6 +106,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidate", help="with --kernel a task: the kernel file (default: baseline.py)")
     p.add_argument("--size", default="large", metavar="NAME",
                    help="with --kernel: the make_inputs size captured (default: large)")
+
+    from passwise.optimize_commands import add_parser as add_optimize
+
+    add_optimize(sub, _common)
+
+    p = sub.add_parser("serve", help="the web UI and the JSON API (/api/v1) under waitress")
+    _common(p)
+    p.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1; "
+                   "anything else needs --token)")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--token", help="required on every request (also $PASSWISE_TOKEN)")
+    p.add_argument("--threads", type=int, default=8)
+
+    p = sub.add_parser("mcp", help="the MCP server for coding agents (stdio, or --http)")
+    _common(p)
+    p.add_argument("--http", action="store_true", help="streamable HTTP at /mcp instead of stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8766)
+    p.add_argument("--token", help="with --http beyond loopback: required bearer token "
+                   "(also $PASSWISE_TOKEN)")
 
     p = sub.add_parser("sources", help="what the knowledge base holds, per source")
     _common(p)
@@ -138,12 +161,23 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _fail("Interrupted; what was already stored is kept.", settings)
         return 130
+    except Exception as e:  # a bug, not a user error: still one line (and JSON with --json)
+        if os.environ.get("PASSWISE_DEBUG"):
+            raise
+        first = (str(e).strip().splitlines() or [""])[0][:200]
+        _fail(f"Unexpected error ({type(e).__name__}: {first}); rerun with PASSWISE_DEBUG=1 "
+              "for the traceback and report it.", settings)
+        return 70
 
 
 def _command(name: str):
     """The function behind a subcommand; diagnosis commands live apart from the KB ones."""
     if name in ("diagnose", "escalate"):
         from passwise import diagnosis_commands as module
+    elif name == "optimize":
+        from passwise import optimize_commands as module
+    elif name in ("serve", "mcp"):
+        from passwise import web_commands as module
     else:
         from passwise import commands as module
     return getattr(module, f"cmd_{name}")

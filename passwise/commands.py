@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from indexer.index import IndexReport, Progress, index_sources, indexed_sources, refresh
+from indexer.index import IndexReport, Progress, index_plan, indexed_sources, refresh
 from indexer.manifest import list_corpora, load_corpus
-from indexer.registry import registry_path, save_source_registry
+from indexer.registry import load_registry, save_source_registry
 from indexer.sources import parse_mirrors
+from indexer.state import all_states, save_state
 from kb.errors import KBError
-from kb.passes import PassRegistry
 from kb.search import Filters, KnowledgeBase, open_kb
 from passwise.settings import Settings
 
 
 def open_settings_kb(s: Settings) -> KnowledgeBase:
-    return open_kb(s.home, chroma_url=s.chroma_url, corpus_set=s.corpus_set, model=s.model)
+    return open_kb(s.home, chroma_url=s.chroma_url, corpus_set=s.corpus_set, model=s.model,
+                   server=s.server_options())
 
 
 def _registry_hook(kb: KnowledgeBase, progress: Progress):
@@ -27,9 +29,12 @@ def _registry_hook(kb: KnowledgeBase, progress: Progress):
     return hook
 
 
-def _print_report(report: IndexReport, s: Settings) -> None:
+def _print_report(report: IndexReport, s: Settings, problem: str = "") -> None:
     if s.json:
-        print(json.dumps(report.to_json(), indent=2))
+        out = report.to_json()
+        if problem:
+            out["error"] = problem
+        print(json.dumps(out, indent=2))
         return
     for r in report.sources:
         line = f"{r.name:24} {r.status:9} {r.version[:12]:12} files {r.files_indexed}/{r.files_seen}"
@@ -38,54 +43,79 @@ def _print_report(report: IndexReport, s: Settings) -> None:
             line += f"  line-split {r.fallback_files}"
         if r.skipped_files:
             line += f"  skipped files {r.skipped_files}"
+        if r.status == "indexed" and r.previous_status in ("pending", "indexing"):
+            line += "  (finished what an interrupted run left)"
         print(line)
         if r.reason:
             print(f"  skipped: {r.reason}")
     print(f"{report.total_chunks} chunks in the knowledge base ({report.seconds:.1f}s)")
 
 
-def cmd_index(args: argparse.Namespace, s: Settings) -> int:
-    mirrors = parse_mirrors(s.mirrors)
+def _not_done(report: IndexReport) -> str:
+    """One sentence on the sources a run could not bring up to date, or ""."""
+    left = [r for r in report.sources if r.status == "skipped"]
+    if not left:
+        return ""
+    if len(left) == len(report.sources):
+        head = "Nothing could be done: every source was skipped"
+    else:
+        head = f"{len(left)} of {len(report.sources)} sources were left as they were"
+    mixed = [r.name for r in left if r.previous_status == "indexing"]
+    tail = (f"; {', '.join(mixed)} still hold a mix of two versions (interrupted) until a run "
+            "completes them" if mixed else "")
+    return f"{head} ({'; '.join(f'{r.name}: {r.reason}' for r in left)}){tail}."
+
+
+def _plan(args: argparse.Namespace) -> list:
     names = [c.name for c in list_corpora()] if args.all else (args.corpus or ["default"])
-    corpora = [load_corpus(n) for n in names]
-    kb = open_settings_kb(s)
-    progress = Progress(s.quiet)
-    specs, seen = [], set()
-    for corpus in corpora:
+    plan, seen = [], set()
+    for corpus in (load_corpus(n) for n in names):
         for spec in corpus.sources:
             if spec.name not in seen:
                 seen.add(spec.name)
-                specs.append((corpus.name, spec))
-    report = IndexReport()
-    for corpus_name, spec in specs:
-        part = index_sources(kb, [spec], corpus_name=corpus_name, mirrors=mirrors,
-                             progress=progress, on_snapshot=_registry_hook(kb, progress),
-                             rebuild_lexical=False)
-        report.sources += part.sources
-        report.seconds += part.seconds
-    if any(r.status == "indexed" for r in report.sources):
-        kb.lexical(progress=not progress.quiet)
-    report.total_chunks = kb.store.count()
-    _print_report(report, s)
-    return 0 if any(r.status != "skipped" for r in report.sources) else 1
+                plan.append((corpus.name, spec))
+    return plan
+
+
+def cmd_index(args: argparse.Namespace, s: Settings) -> int:
+    mirrors = parse_mirrors(s.mirrors)
+    plan = _plan(args)
+    kb = open_settings_kb(s)
+    progress = Progress(s.quiet)
+    report = index_plan(kb, plan, mirrors=mirrors, progress=progress,
+                        on_snapshot=_registry_hook(kb, progress))
+    return _finish(report, s)
+
+
+def _finish(report: IndexReport, s: Settings) -> int:
+    """Print the report; exit 1 when nothing was done or a source is left interrupted."""
+    problem = _not_done(report)
+    failed = all(r.status == "skipped" for r in report.sources) or any(
+        r.status == "skipped" and r.previous_status == "indexing" for r in report.sources)
+    _print_report(report, s, problem if failed else "")
+    if problem:
+        print(f"passwise: {problem}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def cmd_refresh(args: argparse.Namespace, s: Settings) -> int:
     kb = open_settings_kb(s)
-    if not indexed_sources(kb):
-        raise KBError("Nothing is indexed yet; run `passwise index` first.")
     moves = dict(pair.split("=", 1) for pair in args.ref if "=" in pair)
-    for src in indexed_sources(kb):
-        if src["name"] in moves and src.get("spec"):
-            key = f"source:{src['name']}"
-            st = kb.store.get_state(key) or {}
-            st["spec"] = {**st["spec"], "ref": moves[src["name"]]}
-            kb.store.put_state(key, st)
     progress = Progress(s.quiet)
-    report = refresh(kb, mirrors=parse_mirrors(s.mirrors), progress=progress,
-                     on_snapshot=_registry_hook(kb, progress))
-    _print_report(report, s)
-    return 0
+    with kb.write_lock("refresh"):
+        states = all_states(kb.store)
+        if not states:
+            raise KBError("Nothing is indexed yet; run `passwise index` first.")
+        unknown = sorted(set(moves) - {st.name for st in states})
+        if unknown:
+            raise KBError(f"No indexed source is named {unknown[0]!r}; see `passwise sources`.")
+        for st in states:
+            if st.name in moves and st.spec:
+                st.spec = {**st.spec, "ref": moves[st.name]}
+                save_state(kb.store, st)
+        report = refresh(kb, mirrors=parse_mirrors(s.mirrors), progress=progress,
+                         on_snapshot=_registry_hook(kb, progress))
+    return _finish(report, s)
 
 
 def cmd_search(args: argparse.Namespace, s: Settings) -> int:
@@ -123,7 +153,7 @@ def cmd_passes(args: argparse.Namespace, s: Settings) -> int:
         print(json.dumps(rec.to_json(), indent=2) if s.json else _describe(rec))
         return 0
     backends = [args.backend] if args.backend else reg.backends()
-    out = {b: [_entry_json(rec, pos) for rec, pos in reg.pipeline_entries(b)] for b in backends}
+    out = reg.pipeline_json(backends)
     if s.json:
         print(json.dumps(out, indent=2))
         return 0
@@ -133,19 +163,6 @@ def cmd_passes(args: argparse.Namespace, s: Settings) -> int:
             cond = f"   if {e['condition']}" if e["condition"] else ""
             print(f"  {e['stage']:>14} {e['index']:3}  {e['argument']:44} {e['summary'][:60]}{cond}")
     return 0
-
-
-def _entry_json(rec, pos) -> dict:
-    return {"argument": rec.argument, "def_name": rec.def_name, "stage": pos.stage,
-            "index": pos.index, "condition": pos.condition or "", "summary": rec.summary or "",
-            "td_path": rec.td_path}
-
-
-def load_registry(kb: KnowledgeBase) -> PassRegistry:
-    path = registry_path(kb)
-    if not path.exists():
-        raise KBError("The pass registry is empty; build it with `passwise index`.")
-    return PassRegistry.load(path)
 
 
 def _describe(rec) -> str:
@@ -172,8 +189,13 @@ def cmd_sources(args: argparse.Namespace, s: Settings) -> int:
     if not rows:
         print("Nothing is indexed yet; run `passwise index`.")
     for r in rows:
-        print(f"{r['name']:24} {str(r['version'])[:12]:12} {r['compiler_version'] or '-':16} "
-              f"{r['files']} files  (corpus {r['corpus']})")
+        line = (f"{r['name']:24} {r['status']:11} {str(r['version'] or '-')[:12]:12} "
+                f"{r['compiler_version'] or '-':16} {r['files']} files  (corpus {r['corpus']})")
+        if r["target"]:
+            line += f"\n{'':24} -> {r['target'][:12]}: {r['files_left']} files left to index"
+        print(line)
+    if any(r["status"] in ("interrupted", "pending") for r in rows):
+        print("An index or refresh was interrupted; `passwise refresh` finishes it.")
     print(f"{kb.store.count()} chunks in collection {kb.store.name}")
     return 0
 

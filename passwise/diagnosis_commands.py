@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-from datetime import UTC, datetime
+import sys
 from pathlib import Path
 
-from diagnose.ladder import Context, Options, capture_for, diagnose, make_context
+from diagnose.ladder import (
+    Context,
+    Options,
+    capture_for,
+    could_not_diagnose,
+    diagnose,
+    make_context,
+)
 from diagnose.report import Diagnosis, render_text
 from diagnose.runner.errors import RunnerError
+from diagnose.saved import save_diagnosis, symptom_stages
 from diagnose.target import DiagnosisError, resolve_target
 from diagnose.triage import TriageError
 from kb.errors import KBError
@@ -18,19 +25,29 @@ from passwise.settings import Settings
 
 
 def cmd_diagnose(args: argparse.Namespace, s: Settings) -> int:
-    """Climb the ladder for TASK|FILE, print the report (or JSON) and keep the JSON."""
+    """Climb the ladder for TASK|FILE, print the report (or JSON) and keep the JSON.
+
+    Exits 1 when no diagnosis could be made (the kernel does not parse or compile); the
+    record of why is still printed and kept."""
     try:
         ctx = _context(args, s)
-        diagnosis = diagnose(ctx)
+        diagnosis = diagnose(ctx, progress=_progress if args.progress else None)
     except (DiagnosisError, TriageError, RunnerError) as exc:
         raise KBError(str(exc)) from None  # cli.main prints it as one sentence
-    saved = _save(diagnosis, args.out, s.home)
+    saved = _save(diagnosis, args.out, s.home, symptom_stages(ctx.capture, diagnosis))
     if s.json:
         print(diagnosis.to_json())
     else:
         print(render_text(diagnosis, _card_hint(ctx, diagnosis)), end="")
         print("\nSaved: " + ", ".join(str(p) for p in saved))
+    if could_not_diagnose(diagnosis):
+        print(f"passwise: no diagnosis could be made: {diagnosis.reason}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _progress(line: str) -> None:
+    print(f"passwise: {line}", file=sys.stderr, flush=True)
 
 
 def _context(args: argparse.Namespace, s: Settings) -> Context:
@@ -55,22 +72,13 @@ def _card_hint(ctx: Context, diagnosis: Diagnosis) -> tuple[str, str] | None:
     return (card.before, card.after) if card else None
 
 
-def _save(diagnosis: Diagnosis, out: str | None, home: Path) -> list[Path]:
+def _save(diagnosis: Diagnosis, out: str | None, home: Path, stages: dict) -> list[Path]:
     """Write the JSON to --out and to $PASSWISE_HOME/diagnoses/<target>-<timestamp>.json."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", diagnosis.target) or "kernel"
-    paths = [home / "diagnoses" / f"{name}-{stamp}.json"]
-    if out:
-        paths.insert(0, Path(out).expanduser())
-    text = diagnosis.to_json()
-    for path in paths:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise KBError(f"Cannot write the diagnosis to {path} ({exc.strerror or exc}); "
-                          "choose a writable --out or PASSWISE_HOME.") from None
-    return paths
+    try:
+        return save_diagnosis(diagnosis, home, stages, Path(out).expanduser() if out else None)
+    except OSError as exc:
+        raise KBError(f"Cannot write the diagnosis ({exc.strerror or exc}: "
+                      f"{exc.filename or home}); choose a writable --out or PASSWISE_HOME.") from None
 
 
 def _kernel_facts(args: argparse.Namespace, s: Settings) -> tuple:

@@ -438,15 +438,17 @@ def test_cli_diagnose_prints_documented_json_and_keeps_a_copy(tasks, tmp_path):
     assert json.loads(kept.read_text()) == data
 
 
-def test_cli_broken_file_prints_no_traceback(tmp_path):
+def test_cli_broken_file_exits_nonzero_without_traceback_and_keeps_the_record(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("def run(:\n")
     env = dict(os.environ, PASSWISE_HOME=str(tmp_path / "home"))
     proc = subprocess.run([sys.executable, "-m", "passwise", "diagnose", str(bad)],
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
-    assert proc.returncode == 0
+    assert proc.returncode == 1
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "Verdict: inconclusive. The kernel does not build" in proc.stdout
+    assert "no diagnosis could be made" in proc.stderr.splitlines()[-1]
+    assert list((tmp_path / "home" / "diagnoses").glob("bad-*.json"))
 
 
 def test_cli_unknown_target_is_one_line_on_stderr(tmp_path):

@@ -5,7 +5,8 @@ cases show their defect only in the final linalg that triton-adapter-opt writes.
 the Ascend front end (diagnose.ir.capture_ascend, needs PASSWISE_ASCEND_PYTHON or --ascend-python)
 on both candidates and counts, in the last stage of each kernel:
   strided   memref.reinterpret_cast whose innermost stride is not 1 (a strided tile read/write)
-  cmpi      arith.cmpi on a tensor (an integer vector compare; the mask ones fold into copies)
+  cmpi      arith.cmpi on an integer tensor that A2/A3 runs as a scalar loop (all but i32 ==/!=;
+            bounds masks fold into the copies and do not appear)
   i64       arith add/sub/mul on tensor<...xi64>
   cumsum    @triton_cumsum calls scanning the tile's last axis (dim = rank - 1)
   atomic    GenericAtomic linalg.generic ops
@@ -29,7 +30,7 @@ from diagnose.ir import attribute, capture_ascend  # noqa: E402
 from diagnose.ir.errors import IRCaptureError  # noqa: E402
 
 STRIDED = re.compile(r"memref\.reinterpret_cast [^\n]*strides: \[([^\]]*)\]")
-TENSOR_CMPI = re.compile(r"arith\.cmpi \w+, [^\n]*: tensor<")
+TENSOR_CMPI = re.compile(r"arith\.cmpi (\w+), [^\n]*: tensor<[^>]*x(i\d+)>")
 I64_ARITH = re.compile(r"arith\.(?:addi|subi|muli) [^\n]*: tensor<[^>]*xi64>")
 CUMSUM = re.compile(r"call @triton_cumsum_\d+\([^)]*\) : \(tensor<([^>]*)>, i32, i1\)")
 CUMSUM_DIM = re.compile(r"call @triton_cumsum_\d+\([^,]*, %c(\d+)_i32")
@@ -70,7 +71,8 @@ def facts(case: DefectCase, candidate: str, size: str, python: str | None) -> Li
             continue
         text = kir.stages[-1].text
         out.strided += sum(1 for s in STRIDED.findall(text) if s.split(",")[-1].strip() != "1")
-        out.cmpi += len(TENSOR_CMPI.findall(text))
+        out.cmpi += sum(1 for pred, ty in TENSOR_CMPI.findall(text)
+                        if not (ty == "i32" and pred in ("eq", "ne")))
         out.i64 += len(I64_ARITH.findall(text))
         out.last_axis_cumsum += _last_axis_scans(text)
         out.atomic += text.count("GenericAtomic")

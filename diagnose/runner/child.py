@@ -40,6 +40,10 @@ class WorkItem:
     time_it: bool = True          # bench: False compiles and runs once only (cache warming)
     cache: str | None = None      # ceilings: cache file/folder override
     remeasure: bool = False       # ceilings: ignore the cache
+    probe: str | None = None      # verify: ragged | large_magnitude | task:NAME (see probes.py)
+    refill: bool = False          # verify: reuse the input buffers of this size/dtype's previous case
+    recall: bool = False          # verify: afterwards, new data in the same buffers and a second call
+    runs: int = 1                 # verify: calls on the same inputs that must all match (3 on a GPU)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -57,6 +61,8 @@ class _Context:
         self.tasks: dict[str, Any] = {}
         self.candidates: dict[tuple[str, str], Any] = {}
         self.compiled: dict[tuple[str, str | None], Any] = {}
+        self.buffers: dict[tuple, tuple] = {}  # (task, size, dtype) -> inputs of the last case
+        self.trust: Any = None
 
     def task(self, item: WorkItem) -> Any:
         from .execute import load_task
@@ -97,26 +103,102 @@ def main(argv: list[str]) -> int:
     device = spec["device"]
     out = open(argv[1], "a", buffering=1)  # noqa: SIM115 - line-buffered, lives as long as we do
     ctx = _Context(device)
-    if os.environ.get("TRITON_INTERPRET") == "1":
-        from diagnose.runner.interpreter import patch_interpreter
-
-        patch_interpreter()
-    _emit(out, {"event": "hello", "device_info": _device_info(device)})
-    for index, raw in enumerate(spec["items"]):
-        item = WorkItem(**raw)
+    info = _device_info(device)
+    ctx.trust = _prepare(spec)
+    _emit(out, {"event": "hello", "device_info": info, "sandbox": _sandbox_info(spec)})
+    items = [WorkItem(**raw) for raw in spec["items"]]
+    for index, item in enumerate(items):
         _emit(out, {"event": "begin", "index": index})
-        start = time.perf_counter()
-        try:
-            result = HANDLERS[item.kind](item, ctx)
-        except BaseException as exc:  # SystemExit from a candidate is a crash, not our exit
-            result = classify(exc, item)
-        result["wall_s"] = round(time.perf_counter() - start, 3)
+        result = _run_item(item, ctx)
         _emit(out, {"event": "end", "index": index, "result": result})
         if result.get("status") == "illegal_memory_access":
             out.close()
             os._exit(EXIT_FATAL_DEVICE_ERROR)  # a poisoned CUDA context fails every later call
+        if spec.get("stop_on_failure") and result.get("status") not in PASSING:
+            _skip_rest(out, items, index, result["status"])
+            break
     out.close()
     return 0
+
+
+PASSING = ("ok", "not_applicable")
+
+
+def _prepare(spec: dict) -> Any:
+    """Before any task or candidate is imported: interpreter fixes, launch tracking, the sm_90
+    compile check (CPU), then the sandbox (its hook cannot be removed once installed)."""
+    import triton  # noqa: F401 - imported before the sandbox, as trusted code
+
+    from . import compare, execute, gate, integrity, probes  # noqa: F401 - loaded before the hook
+    from .trust import Trust
+    from .watch import guard_host_exports, track_launches
+
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        from . import gpu_compile
+        from .interpreter import patch_interpreter
+
+        patch_interpreter()
+        if spec.get("gpu_compile", True):
+            gpu_compile.install()
+    track_launches()
+    guard_host_exports()
+    box = spec.get("sandbox")
+    if box:
+        from . import sandbox
+
+        sandbox.enter(box["dir"], [i["candidate"] for i in spec["items"] if i.get("candidate")])
+    _start_threads_guard(box is not None)
+    return Trust()
+
+
+def _sandbox_info(spec: dict) -> dict:
+    from .sandbox import SandboxInfo, netns_id
+
+    box = spec.get("sandbox")
+    if not box:
+        return SandboxInfo(private_dir=False, python_audit=False, note="sandbox off").to_json()
+    netns = bool(box.get("parent_netns")) and netns_id() != box.get("parent_netns")
+    return SandboxInfo(network_namespace=netns, note=None if netns else box.get("netns_note")).to_json()
+
+
+def _start_threads_guard(active: bool) -> None:
+    """Threads started by the candidate would run outside the torch watch: refuse them."""
+    if not active:
+        return
+    from .sandbox import guard_threads
+
+    guard_threads()
+
+
+def _run_item(item: WorkItem, ctx: _Context) -> dict:
+    from . import sandbox
+
+    start = time.perf_counter()
+    seen, started = len(sandbox.violations()), len(sandbox.started_programs())
+    sandbox.set_candidate(item.candidate)
+    try:
+        result = HANDLERS[item.kind](item, ctx)
+    except BaseException as exc:  # SystemExit from a candidate is a crash, not our exit
+        result = classify(exc, item)
+    if sandbox.started_programs()[started:]:
+        result["trusted_processes"] = sandbox.started_programs()[started:]
+    new = sandbox.violations()[seen:]
+    if new:
+        v = new[0]
+        result = {"status": "sandbox_violation", "outputs": [], "violations": new,
+                  "cause": f"the candidate tried {v['action']}{' at ' + v['at'] if v['at'] else ''}, which the "
+                           "sandbox refuses (no network, processes, files outside its folder or runner internals)"}
+    result["wall_s"] = round(time.perf_counter() - start, 3)
+    return result
+
+
+def _skip_rest(out: Any, items: list[WorkItem], failed: int, status: str) -> None:
+    it = items[failed]
+    where = f"size {it.size}, {it.dtype or 'default dtype'}, seed {it.seed}" + (f", probe {it.probe}" if it.probe else "")
+    for index in range(failed + 1, len(items)):
+        _emit(out, {"event": "begin", "index": index})
+        _emit(out, {"event": "end", "index": index, "result": {
+            "status": "skipped", "cause": f"skipped after the {status} at {where}", "wall_s": 0.0}})
 
 
 def _emit(out: Any, record: dict) -> None:
@@ -131,23 +213,10 @@ def _device_info(device: str) -> dict:
 
 
 def verify_case(item: WorkItem, ctx: _Context) -> dict:
-    """Run the reference and the candidate on fresh inputs of one seed and compare."""
-    from .compare import compare_outputs
-    from .host import synchronize
+    """One verify case: see gate.py."""
+    from .gate import verify_case as gate_case
 
-    inputs = ctx.inputs(item)
-    want = ctx.reference(item, _clone(inputs))
-    synchronize(ctx.device)
-    got = ctx.candidate(item)(*inputs)
-    synchronize(ctx.device)  # surface asynchronous kernel faults here, inside this item
-    check_fn = ctx.task(item).check
-    if check_fn is not None:
-        problem = check_fn(inputs, got)
-        return {"status": "mismatch" if problem else "ok", "cause": problem, "outputs": []}
-    checks = compare_outputs(got, want, item.atol, item.rtol)
-    problems = [c.problem for c in checks if c.problem]
-    return {"status": "mismatch" if problems else "ok", "cause": problems[0] if problems else None,
-            "outputs": [c.to_json() for c in checks]}
+    return gate_case(item, ctx)
 
 
 def bench_impl(item: WorkItem, ctx: _Context) -> dict:
@@ -170,7 +239,19 @@ def bench_impl(item: WorkItem, ctx: _Context) -> dict:
     result = {"status": "ok", "first_call_s": round(first_call_s, 3), "bytes": cost.get("bytes"),
               "flops": cost.get("flops")}
     if item.time_it:
-        result["timing"] = time_fn(lambda: fn(*inputs), ctx.device, item.warmup_ms, item.rep_ms).to_json()
+        last: list = [out]
+
+        def call() -> None:
+            last[0] = fn(*inputs)
+
+        result["timing"] = time_fn(call, ctx.device, item.warmup_ms, item.rep_ms).to_json()
+        synchronize(ctx.device)
+        if item.impl == "candidate":
+            from .gate import timed_output_problem
+
+            problem = timed_output_problem(item, ctx, inputs, last[0])
+            if problem:
+                result.update(status="wrong_result", cause=f"the output of a timed call is wrong: {problem}")
     return result
 
 
@@ -228,13 +309,6 @@ def launch_once(item: WorkItem, ctx: _Context) -> dict:
 HANDLERS = {"verify": verify_case, "bench": bench_impl, "ceilings": measure_ceilings, "launch": launch_once}
 
 
-def _clone(inputs: tuple) -> tuple:
-    """Copies for the reference, so a candidate that writes into its inputs cannot fool the check."""
-    import torch
-
-    return tuple(x.clone() if isinstance(x, torch.Tensor) else x for x in inputs)
-
-
 def _describe(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:300]}" if text else type(exc).__name__
@@ -271,8 +345,10 @@ def _compile_error_types() -> tuple[type, ...]:
     import triton.compiler.errors as cerr
     import triton.runtime.errors as rerr
 
+    from .gpu_compile import TargetCompileError
+
     names = (("CompilationError", cerr), ("OutOfResources", rerr), ("PTXASError", rerr))
-    return tuple(getattr(mod, n) for n, mod in names if hasattr(mod, n))
+    return (TargetCompileError, *(getattr(mod, n) for n, mod in names if hasattr(mod, n)))
 
 
 def _status_of(exc: BaseException, text: str) -> str:

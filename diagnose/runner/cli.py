@@ -22,7 +22,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("task"), v.add_argument("candidate")
     _common(v, timeout=120.0)
     v.add_argument("--seeds", type=int, default=3)
-    v.add_argument("--no-static-check", action="store_true", help="skip the torch-fallback check")
+    v.add_argument("--no-static-check", action="store_true", help="skip the static torch-fallback check")
+    v.add_argument("--budget", type=float, help="seconds for the whole verify (besides --timeout per case)")
+    v.add_argument("--no-probes", action="store_true", help="skip the ragged/large-magnitude/task probes")
+    v.add_argument("--runs", type=int, help="calls per case on the same inputs (default: 3 on a GPU/NPU, 1 on CPU)")
 
     b = sub.add_parser("bench", help="time a candidate (default: the baseline) and the torch references")
     b.add_argument("task"), b.add_argument("candidate", nargs="?")
@@ -80,7 +83,8 @@ def _dispatch(args: argparse.Namespace) -> tuple[dict, bool]:
 
         opts = VerifyOptions(sizes=_csv(args.sizes), dtypes=_csv(args.dtypes), seeds=args.seeds,
                              device=resolve_device(args.device), timeout_s=args.timeout,
-                             static_check=not args.no_static_check)
+                             static_check=not args.no_static_check, budget_s=args.budget,
+                             probes=not args.no_probes, runs=args.runs)
         result = verify(args.task, args.candidate, opts).to_json()
         return result, result["verdict"] == "pass"
     if args.command == "bench":

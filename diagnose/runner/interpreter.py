@@ -6,6 +6,9 @@ kernels fail on the CPU; applied by the runner's child before any candidate is l
    interpreter tensors get an `__index__` that reads their single element.
 2. `tl.dot` on bfloat16 operands multiplies the raw 16-bit patterns: the operands are widened
    to float32 first, which is what the GPU's MMA does in effect.
+3. A device-function call (`tl.max`, a helper @jit) patches triton.language for the interpreter and
+   never restores it, so compiling a kernel for the GPU afterwards (the runner's sm_90 check) sees
+   interpreter builtins: the call restores its patches when it returns.
 Each fix is skipped when the interpreter no longer has the hook it patches (newer Triton).
 """
 
@@ -46,4 +49,18 @@ def patch_interpreter() -> list[str]:
 
         builder.create_dot = _create_dot
         applied.append("bf16-dot")
+    func = getattr(interp, "InterpretedFunction", None)
+    if func is not None and hasattr(interp, "_patch_lang") and hasattr(interp, "InterpreterError"):
+        def _call(self, *args, **kwargs):
+            scope = interp._patch_lang(self.fn)
+            fn = self.rewrite()
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                raise interp.InterpreterError(repr(e)) from e
+            finally:
+                scope.restore()
+
+        func.__call__ = _call
+        applied.append("device-call-restore")
     return applied

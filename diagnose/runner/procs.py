@@ -39,22 +39,39 @@ class ChildRun:
     outcomes: list[Outcome]
     device_info: dict
     stderr_tail: str = ""
+    sandbox: dict = field(default_factory=dict)
 
 
 SkipRule = Callable[[WorkItem, WorkItem], bool]  # (failed item, later item) -> skip it?
 
 
+@dataclass
+class ChildOptions:
+    """How children run: the sandbox (private dir, audit hook, network namespace) and a whole-run
+    budget besides the per-item timeout; stop_on_failure skips every item after a failing one."""
+
+    sandbox: bool = True
+    budget_s: float | None = None
+    stop_on_failure: bool = False
+
+
 def run_items(items: list[WorkItem], device: str, timeout_s: float, skip: SkipRule,
               env: dict[str, str] | None = None, wrapper: list[str] | None = None,
-              stdout_path: Path | None = None) -> ChildRun:
+              stdout_path: Path | None = None, options: ChildOptions | None = None) -> ChildRun:
     """Run items in children, restarting after a death with the items the skip rule keeps."""
+    opts = options or ChildOptions()
+    deadline = time.monotonic() + opts.budget_s if opts.budget_s else None
     outcomes: dict[int, Outcome] = {}
     pending = list(range(len(items)))
     info: dict = {}
     tail = ""
     while pending:
+        if deadline is not None and time.monotonic() >= deadline:
+            for i in pending:
+                outcomes[i] = Outcome(items[i], "skipped", f"skipped: the whole-run budget of {opts.budget_s:g} s ran out")
+            break
         batch = [items[i] for i in pending]
-        done, info_now, tail, dead = _run_batch(batch, device, timeout_s, env, wrapper, stdout_path)
+        done, info_now, tail, dead = _run_batch(batch, device, timeout_s, env, wrapper, stdout_path, opts, deadline)
         info = info or info_now
         for local, outcome in done.items():
             outcomes[pending[local]] = outcome
@@ -64,43 +81,95 @@ def run_items(items: list[WorkItem], device: str, timeout_s: float, skip: SkipRu
         rest = pending[dead + 1:]
         pending = []
         for i in rest:
-            if skip(failed.item, items[i]):
-                outcomes[i] = Outcome(items[i], "skipped", f"skipped after an earlier {failed.status}")
+            if failed.result.get("budget") or skip(failed.item, items[i]):
+                outcomes[i] = Outcome(items[i], "skipped", _skip_cause(failed))
             else:
                 pending.append(i)
     return ChildRun([outcomes[i] for i in range(len(items))], info, tail)
 
 
+def _skip_cause(failed: Outcome) -> str:
+    if failed.result.get("budget"):
+        return f"skipped: the whole-run budget of {failed.result['budget']:g} s ran out"
+    it = failed.item
+    where = f" at size {it.size}, {it.dtype or 'default dtype'}, seed {it.seed}" if it.kind == "verify" else ""
+    return f"skipped after the {failed.status}{where}"
+
+
 def _run_batch(batch: list[WorkItem], device: str, timeout_s: float, env: dict[str, str] | None,
-               wrapper: list[str] | None, stdout_path: Path | None
-               ) -> tuple[dict[int, Outcome], dict, str, int | None]:
+               wrapper: list[str] | None, stdout_path: Path | None, opts: ChildOptions,
+               deadline: float | None) -> tuple[dict[int, Outcome], dict, str, int | None]:
     """One child over batch; returns outcomes, device info, stderr tail, index it died on (or None)."""
     with tempfile.TemporaryDirectory(prefix="passwise-runner-") as tmp:
         items_path, records_path = Path(tmp) / "items.json", Path(tmp) / "records.jsonl"
-        items_path.write_text(json.dumps({"device": device, "items": [i.to_json() for i in batch]}))
+        spec, prefix, cwd = _child_spec(batch, device, Path(tmp), opts, profiled=bool(wrapper))
+        items_path.write_text(json.dumps(spec))
         records_path.touch()
-        cmd = [*(wrapper or []), python_executable(), "-m", "diagnose.runner", "_child",
+        cmd = [*(wrapper or []), *prefix, python_executable(), "-m", "diagnose.runner", "_child",
                str(items_path), str(records_path)]
         stderr_path = Path(tmp) / "stderr.txt"
         out_path = stdout_path or Path(tmp) / "stdout.txt"
         with open(out_path, "w") as out, open(stderr_path, "w") as err:
-            proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=child_env(env),
-                                    cwd=REPO_ROOT, start_new_session=True)
-            records, timed_out = _watch(proc, records_path, timeout_s)
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=child_env(env, opts.sandbox),
+                                    cwd=cwd, start_new_session=True)
+            records, timed_out, over_budget = _watch(proc, records_path, timeout_s, deadline)
         tail = _tail(stderr_path)
-    return _interpret(batch, records, proc.returncode, timed_out, timeout_s, tail)
+    done, info, tail, dead = _interpret(batch, records, proc.returncode, timed_out, timeout_s, tail)
+    if over_budget and dead is not None:
+        o = done[dead]
+        o.cause = f"the whole-run budget of {opts.budget_s:g} s ran out during {_what(o.item)}; it was killed"
+        o.result["budget"] = opts.budget_s
+    return done, info, tail, dead
 
 
-def child_env(extra: dict[str, str] | None) -> dict[str, str]:
+def _child_spec(batch: list[WorkItem], device: str, tmp: Path, opts: ChildOptions,
+                profiled: bool = False) -> tuple[dict, list[str], Path]:
+    """The child's items (pointing at private copies when sandboxed), its command prefix and cwd."""
+    spec: dict = {"device": device, "stop_on_failure": opts.stop_on_failure,
+                  "items": [i.to_json() for i in batch]}
+    if not opts.sandbox:
+        return spec, [], REPO_ROOT
+    from .sandbox import netns_id, network_namespace_wrapper, private_copies
+
+    box = tmp / "sandbox"
+    copies = private_copies(box, [f for i in batch for f in (i.task, i.candidate or "")])
+    for raw in spec["items"]:
+        raw["task"] = copies.get(raw["task"], raw["task"])
+        raw["candidate"] = copies.get(raw["candidate"], raw["candidate"]) if raw["candidate"] else None
+    prefix = [] if profiled else list(network_namespace_wrapper())  # profilers need the host's view
+    note = ("a profiler wraps the child, which then keeps the host's network namespace" if profiled else
+            "unprivileged network namespaces are not available here (or PASSWISE_RUNNER_NETNS=0)")
+    spec["sandbox"] = {"dir": str(box), "parent_netns": netns_id() if prefix else "",
+                       "netns_note": None if prefix else note + "; the audit hook alone refuses network access"}
+    return spec, prefix, box
+
+
+def child_env(extra: dict[str, str] | None, sandbox: bool = False) -> dict[str, str]:
     """Our environment with diagnose/ importable and the caller's additions."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p)
+    if sandbox:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # The child's TMPDIR is its private folder: keep inductor's cache where it is shared between
+        # children (phase 1 of suite warms it for phase 2); torch writes it, not the candidate.
+        env.setdefault("TORCHINDUCTOR_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"torchinductor_{_user()}"))
     env.update(extra or {})
     return env
 
 
-def _watch(proc: subprocess.Popen, records_path: Path, timeout_s: float) -> tuple[list[dict], bool]:
-    """Follow the records; kill the child's whole process group when the running item overruns."""
+def _user() -> str:
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "user"
+
+
+def _watch(proc: subprocess.Popen, records_path: Path, timeout_s: float,
+           budget_deadline: float | None = None) -> tuple[list[dict], bool, bool]:
+    """Follow the records; kill the child's whole process group when the running item overruns its
+    timeout or the whole run overruns its budget. Returns records, timed out, over budget."""
     deadline = time.monotonic() + max(STARTUP_GRACE_S, timeout_s)
     records: list[dict] = []
     offset = 0
@@ -113,12 +182,14 @@ def _watch(proc: subprocess.Popen, records_path: Path, timeout_s: float) -> tupl
         if proc.poll() is not None:
             new, offset = _read_new(records_path, offset)
             records.extend(new)
-            return records, False
-        if time.monotonic() > deadline:
+            return records, False, False
+        now = time.monotonic()
+        over_budget = budget_deadline is not None and now > budget_deadline
+        if now > deadline or over_budget:
             _kill_group(proc)
             new, offset = _read_new(records_path, offset)
             records.extend(new)
-            return records, True
+            return records, True, over_budget
         time.sleep(POLL_S)
 
 
@@ -146,7 +217,7 @@ def _interpret(batch: list[WorkItem], records: list[dict], rc: int, timed_out: b
     running: int | None = None
     for rec in records:
         if rec["event"] == "hello":
-            info = rec["device_info"]
+            info = {**rec["device_info"], "sandbox": rec.get("sandbox") or {}}
         elif rec["event"] == "begin":
             running = rec["index"]
         elif rec["event"] == "end":

@@ -118,12 +118,28 @@ def _read_task_folder(folder: Path) -> TaskSpec:
     sizes, dtypes = meta["sizes"], meta["dtypes"]
     if not isinstance(sizes, dict) or not sizes or not isinstance(dtypes, list) or not dtypes:
         raise RunnerError(f"task {task_py} META needs a non-empty sizes dict and dtypes list.")
+    _check_gate_keys(meta, task_py)
     baseline = folder / "baseline.py"
     return TaskSpec(
         name=str(meta["name"]), path=task_py, kind="task", sizes=list(sizes), dtypes=list(dtypes),
         tolerance=dict(meta["tolerance"]), deterministic=bool(meta["deterministic"]),
         has_check="check" in names, baseline=baseline if baseline.is_file() else None, meta=meta,
     )
+
+
+def _check_gate_keys(meta: dict, path: Path) -> None:
+    """META["probes"] and META["inplace"] (optional) must be plain data of the documented shape."""
+    probes = meta.get("probes", [])
+    ok = isinstance(probes, list) and all(
+        isinstance(p, dict) and isinstance(p.get("name"), str) and p["name"]
+        and isinstance(p.get("size", {}), dict) and isinstance(p.get("scale", 1.0), int | float)
+        for p in probes)
+    if not ok:
+        raise RunnerError(f"task {path} META probes must be a list of {{'name': str, 'size': dict, 'scale': number}}; "
+                          "see docs/task-format.md.")
+    inplace = meta.get("inplace", [])
+    if not (inplace is True or (isinstance(inplace, list) and all(isinstance(i, int) for i in inplace))):
+        raise RunnerError(f"task {path} META inplace must be True or a list of input positions; see docs/task-format.md.")
 
 
 def _read_kernelbench(path: Path) -> TaskSpec:

@@ -7,11 +7,14 @@ from dataclasses import asdict, dataclass, field
 from . import static_check
 from .child import WorkItem
 from .errors import RunnerError
-from .procs import Outcome, run_items
+from .probes import probe_names
+from .procs import ChildOptions, Outcome, run_items
 from .tasks import CandidateSpec, TaskSpec, find_task, read_candidate
 
-# A failing case ends the verdict's search in this order: the first case's own status wins.
-FAILURE_STATUSES = ("bad_task", "compile_error", "illegal_memory_access", "oom", "timeout", "crash")
+# A failing case's own status is the verdict (the first failing case wins; later ones are skipped).
+FAILURE_STATUSES = ("bad_task", "compile_error", "illegal_memory_access", "oom", "timeout", "crash",
+                    "torch_fallback", "sandbox_violation", "mutates_input", "aliases_input", "stale_result",
+                    "nondeterministic")
 
 
 @dataclass
@@ -26,6 +29,9 @@ class Verdict:
     sizes: list[dict] = field(default_factory=list)
     static_findings: list[dict] = field(default_factory=list)
     device_info: dict = field(default_factory=dict)
+    sandbox: dict = field(default_factory=dict)      # layers active in the child (sandbox.py)
+    torch_ops: list[dict] = field(default_factory=list)  # torch_fallback seen at run time: op, at
+    violations: list[dict] = field(default_factory=list)  # sandbox_violation: action, at
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -39,6 +45,10 @@ class VerifyOptions:
     device: str = "cpu"
     timeout_s: float = 120.0
     static_check: bool = True
+    budget_s: float | None = None   # the whole verify, besides the per-case timeout
+    probes: bool = True
+    sandbox: bool = True
+    runs: int | None = None         # calls per case on the same inputs; None: 3 on a GPU/NPU, 1 on CPU
 
 
 def verify(task_arg: str, candidate_arg: str, opts: VerifyOptions) -> Verdict:
@@ -58,10 +68,14 @@ def verify(task_arg: str, candidate_arg: str, opts: VerifyOptions) -> Verdict:
                            opts.device, static_findings=[asdict(f) for f in findings])
     items = verify_items(task, cand, opts)
     run = run_items(items, opts.device, opts.timeout_s, skip=lambda failed, later: True,
-                    env=interpret_env(opts.device))
+                    env=interpret_env(opts.device),
+                    options=ChildOptions(sandbox=opts.sandbox, budget_s=opts.budget_s, stop_on_failure=True))
     verdict, cause = _verdict(run.outcomes, task)
+    failed = next((o.result for o in run.outcomes if o.status == verdict), {})
     return Verdict(verdict, cause, task.name, str(cand.path), opts.device,
-                   sizes=[_case_json(o) for o in run.outcomes], device_info=run.device_info)
+                   sizes=[_case_json(o) for o in run.outcomes], device_info=run.device_info,
+                   sandbox=run.device_info.get("sandbox", {}), torch_ops=failed.get("torch_ops", []),
+                   violations=failed.get("violations", []))
 
 
 def pick_sizes(task: TaskSpec, requested: list[str] | None, device: str) -> list[str]:
@@ -91,16 +105,27 @@ def pick_dtypes(task: TaskSpec, requested: list[str] | None, device: str = "cuda
 
 
 def verify_items(task: TaskSpec, cand: CandidateSpec, opts: VerifyOptions) -> list[WorkItem]:
+    """Every size x dtype x seed (later seeds reuse the first seed's buffers with new data; a lone
+    seed calls again itself), then the probes of each size at the first dtype, seed 0."""
     items = []
-    for size in pick_sizes(task, opts.sizes, opts.device):
-        for dtype in pick_dtypes(task, opts.dtypes, opts.device):
-            tol = task.tol(dtype)
+    sizes, dtypes = pick_sizes(task, opts.sizes, opts.device), pick_dtypes(task, opts.dtypes, opts.device)
+    for size in sizes:
+        for dtype in dtypes:
             for seed in range(opts.seeds):
-                items.append(WorkItem(
-                    kind="verify", task=str(task.path), task_kind=task.kind, candidate=str(cand.path),
-                    entry=cand.entry, size=size, dtype=None if task.kind == "kernelbench" else dtype,
-                    seed=seed, atol=float(tol["atol"]), rtol=float(tol["rtol"])))
+                items.append(_item(task, cand, size, dtype, seed, refill=seed > 0, recall=opts.seeds == 1,
+                                   runs=opts.runs or (1 if opts.device == "cpu" else 3)))
+    if opts.probes and task.kind == "task" and not task.has_check:
+        for size in sizes:
+            for probe in probe_names(task.meta):
+                items.append(_item(task, cand, size, dtypes[0], 0, probe=probe))
     return items
+
+
+def _item(task: TaskSpec, cand: CandidateSpec, size: str, dtype: str, seed: int, **kw: object) -> WorkItem:
+    tol = task.tol(dtype)
+    return WorkItem(kind="verify", task=str(task.path), task_kind=task.kind, candidate=str(cand.path),
+                    entry=cand.entry, size=size, dtype=None if task.kind == "kernelbench" else dtype,
+                    seed=seed, atol=float(tol["atol"]), rtol=float(tol["rtol"]), **kw)  # type: ignore[arg-type]
 
 
 def interpret_env(device: str) -> dict[str, str]:
@@ -117,11 +142,20 @@ def _verdict(outcomes: list[Outcome], task: TaskSpec) -> tuple[str, str]:
         o = bad[0]
         more = f" ({len(bad)} of {len(outcomes)} cases fail)" if len(bad) > 1 else ""
         return "wrong_result", f"at size {o.item.size}, {o.item.dtype or 'default dtype'}, seed {o.item.seed}: {o.cause}{more}."
-    sizes = sorted({o.item.size for o in outcomes}, key=[o.item.size for o in outcomes].index)
-    dtypes = sorted({o.item.dtype or "default" for o in outcomes})
-    seeds = len({o.item.seed for o in outcomes})
-    return "pass", (f"all {len(outcomes)} cases match the reference (sizes {', '.join(sizes)}; "
-                    f"dtypes {', '.join(dtypes)}; {seeds} seeds each).")
+    skipped = [o for o in outcomes if o.status == "skipped"]
+    if skipped:
+        return "timeout", f"{skipped[0].cause}; {len(outcomes) - len(skipped)} of {len(outcomes)} cases ran."
+    cases = [o for o in outcomes if not o.item.probe]
+    sizes = sorted({o.item.size for o in cases}, key=[o.item.size for o in cases].index)
+    dtypes = sorted({o.item.dtype or "default" for o in cases})
+    seeds = len({o.item.seed for o in cases})
+    probes = [o for o in outcomes if o.item.probe]
+    ran = [o.item.probe for o in probes if o.status == "ok"]
+    probe_text = f"; probes passed: {', '.join(dict.fromkeys(ran))}" if ran else ""
+    na = len(probes) - len(ran)
+    return "pass", (f"all {len(cases)} cases match the reference (sizes {', '.join(sizes)}; "
+                    f"dtypes {', '.join(dtypes)}; {seeds} seeds each){probe_text}"
+                    f"{f'; {na} probes not applicable' if na else ''}.")
 
 
 def _sentence(o: Outcome) -> str:
@@ -133,6 +167,9 @@ def _sentence(o: Outcome) -> str:
 
 def _case_json(o: Outcome) -> dict:
     res = o.result
+    extra = {k: res[k] for k in ("traceback", "torch_ops", "violations", "runs", "trusted_processes") if k in res}
+    if o.item.probe:
+        extra["probe"] = o.item.probe
+        extra["probe_detail"] = res.get("probe_detail")
     return {"size": o.item.size, "dtype": o.item.dtype, "seed": o.item.seed, "status": o.status,
-            "cause": o.cause, "outputs": res.get("outputs", []), "wall_s": res.get("wall_s"),
-            **({"traceback": res["traceback"]} if "traceback" in res else {})}
+            "cause": o.cause, "outputs": res.get("outputs", []), "wall_s": res.get("wall_s"), **extra}
