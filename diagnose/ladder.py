@@ -7,6 +7,7 @@ climbed in order until the policy says one of them (or two together) is enough.
 
 from __future__ import annotations
 
+import math
 import platform
 import time
 from collections.abc import Callable
@@ -19,7 +20,16 @@ from typing import Any
 from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
-from diagnose.ir.tier import tier3_result
+from diagnose.ir.cache import cached
+from diagnose.ir.tier import (
+    CAUSE_SYMPTOMS,
+    EFFECT_SYMPTOMS,
+    HOST_CARDS,
+    MECHANISM_CARDS,
+    SYMPTOM_CARDS,
+    SYMPTOM_WEIGHT,
+    tier3_result,
+)
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -134,9 +144,50 @@ def tier3(ctx: Context) -> TierResult:
     except IRCaptureError as exc:
         return skipped(3, str(exc))
     ctx.versions["compiler"] = ctx.capture.compiler_version
+    _reread_source(ctx)
     families = {card_id: card.rewrite_family for card_id, card in ctx.cards.items()}
     return tier3_result(ctx.capture, attribute(ctx.capture), families,
                         time.perf_counter() - started)
+
+
+def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:
+    """Per kernel, the integer values its first captured launch really used: constexprs,
+    num_warps, num_stages and the number of programs."""
+    values: dict[str, dict[str, int]] = {}
+    for kir in capture.kernels:
+        spec = kir.specialization
+        found = {k: v for k, v in {**spec.constexprs, **spec.options}.items()
+                 if isinstance(v, int) and not isinstance(v, bool)}
+        grid = [g for g in (spec.grid or []) if isinstance(g, int)]
+        if grid and len(grid) == len(spec.grid or []):
+            found["programs"] = math.prod(grid)
+        values.setdefault(kir.kernel, found)
+    return values
+
+
+def _reread_source(ctx: Context) -> None:
+    """Tier 1 again with the launch values the capture resolved (a block size computed from
+    the row length, num_warps set from a variable): hypotheses the host code hid from the
+    static read. The tier-1 record is replaced only when the re-read finds something new."""
+    first = ctx.tier(1)
+    if first is None or first.skipped or ctx.capture is None:
+        return
+    values = launch_values(ctx.capture)
+    try:
+        again = triage(ctx.source, str(ctx.target.kernel), ctx.backend, resolved=values)
+    except TriageError:
+        return
+    before = {(f.card_id, f.message) for f in first.findings}
+    after = {(f.card_id, f.message) for f in again.findings}
+    if before == after:
+        return
+    new = [card for card, message in after - before]
+    gone = [card for card, message in before - after if card not in new]
+    again.reason += (f" (Re-read with the launch values tier 3 captured: "
+                     f"{', '.join(dict.fromkeys(new)) or 'nothing'} found"
+                     + (f", {', '.join(dict.fromkeys(gone))} ruled out" if gone else "") + ".)")
+    again.elapsed_s = first.elapsed_s
+    ctx.evidence[ctx.evidence.index(first)] = again
 
 
 def capture_for(ctx: Context) -> IRCapture:
@@ -145,10 +196,14 @@ def capture_for(ctx: Context) -> IRCapture:
     # A task folder launches the kernel as its candidate; a KernelBench launcher stands alone.
     where, candidate = (t.task_dir, t.launch_file) if t.task_dir else (t.launch_file, None)
     if ctx.backend == "ascend":
-        return capture_ascend(where, candidate, size=o.size, timeout=o.capture_timeout,
-                              python=o.python_ascend, home=o.home)
-    return capture_cuda(where, candidate, size=o.size, timeout=o.capture_timeout,
-                        python=o.python_cuda)
+        def run() -> IRCapture:
+            return capture_ascend(where, candidate, size=o.size, timeout=o.capture_timeout,
+                                  python=o.python_ascend, home=o.home)
+    else:
+        def run() -> IRCapture:
+            return capture_cuda(where, candidate, size=o.size, timeout=o.capture_timeout,
+                                python=o.python_cuda)
+    return cached([Path(where), Path(candidate) if candidate else None], o.size, ctx.backend, run)
 
 
 def tier4(ctx: Context) -> TierResult:
@@ -158,7 +213,7 @@ def tier4(ctx: Context) -> TierResult:
     ir = ctx.tier(3)
     asks = list(dict.fromkeys((f.evidence["symptom"], f.passes[0] if f.passes else "",
                                (f.location or {}).get("function", ""))
-                              for f in (ir.findings if ir else []) if f.kind == "ir-symptom"))
+                              for f in _questions(ir.findings if ir else [])))
     if not asks:
         return skipped(4, "Nothing to ask the compiler source: no IR symptom names a pass.")
     kernels = {k.kernel: k for k in (ctx.capture.kernels if ctx.capture else [])}
@@ -166,6 +221,18 @@ def tier4(ctx: Context) -> TierResult:
                                         kernels)
     ctx.escalations += records
     return result
+
+
+def _questions(findings: list[Finding]) -> list[Finding]:
+    """The IR symptoms tier 4 asks about, costliest first; an effect (a surviving layout
+    conversion, spills) is not asked about when its kernel also shows a cause (a narrow or
+    unstructured access): the cause's answer is the one that explains the cost."""
+    symptoms = [f for f in findings if f.kind == "ir-symptom" and f.passes]
+    caused = {(f.location or {}).get("function") for f in symptoms
+              if f.evidence.get("symptom") in CAUSE_SYMPTOMS}
+    kept = [f for f in symptoms if not (f.evidence.get("symptom") in EFFECT_SYMPTOMS
+                                        and (f.location or {}).get("function") in caused)]
+    return sorted(kept, key=lambda f: -f.evidence.get("weight", 0))
 
 
 def _compiler_version(ctx: Context) -> str | None:
@@ -214,8 +281,8 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
     latest = ctx.evidence[-1]
     if latest.tier == 1:
         return None
-    pairs = _most_direct([(h, f) for f in latest.findings for h in ctx.hypotheses()
-                          if confirms(f, h)])
+    pairs = _heaviest(_most_direct([(h, f) for f in latest.findings for h in ctx.hypotheses()
+                                    if confirms(f, h)]))
     heavier = _heavier_unexplained(latest, pairs)
     if heavier is not None:
         return climb(f"Tier {latest.tier} confirms {pairs[0][0].card_id}, but the same kernel "
@@ -247,6 +314,15 @@ def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Fi
     return kept
 
 
+def _heaviest(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Finding]]:
+    """Where different facts confirm different hypotheses, the costliest fact's confirmation
+    answers first (a grid that idles most SMs before the narrow loads of the programs left)."""
+    if not pairs:
+        return pairs
+    top = max(f.evidence.get("weight", 0) for _, f in pairs)
+    return [(h, f) for h, f in pairs if f.evidence.get("weight", 0) == top]
+
+
 def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]]
                          ) -> Finding | None:
     """An IR symptom heavier than every confirmed one, in a confirmed kernel, left unexplained."""
@@ -258,6 +334,57 @@ def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]
     return next((f for f in latest.findings if f.kind == "ir-symptom" and id(f) not in confirmed
                  and f.evidence.get("weight", 0) > weight
                  and (f.location or {}).get("function") in kernels), None)
+
+
+COSTLY_EVIDENCE = 0.6  # a tier-2 hotspot finding this confident names where the time goes
+# A confident tier-1 hypothesis about work the IR cannot show (a loop over masked tiles, a
+# random draw per element, a copy in the host code) is evidence about the cost too.
+WORK_IDIOM_CONFIDENCE = 0.7
+IR_VISIBLE_CARDS = {c for cards in (*SYMPTOM_CARDS.values(), *MECHANISM_CARDS.values(),
+                                     HOST_CARDS) for c in cards}
+
+
+def answer_misses_the_cost(ctx: Context) -> Decision | None:
+    """A tier-4 answer concludes only when it explains the cost: when tier 2 measured the time
+    going elsewhere, or tier 3 shows a costlier symptom that names another family, the answer
+    (about a cheaper symptom) is kept as evidence at half its confidence and does not conclude."""
+    latest = ctx.evidence[-1]
+    if latest.tier != 4 or not latest.findings:
+        return None
+    answers = [f for f in latest.findings if f.rewrite_family]
+    if not answers:
+        return None
+    lead = _deciding(latest) if latest.sufficient else max(answers, key=lambda f: f.confidence)
+    rival = _costlier_evidence(ctx, lead)
+    if rival is None:
+        return None
+    for f in answers:
+        f.confidence = round(f.confidence / 2, 3)
+        f.evidence["explains_cost"] = False
+    latest.sufficient = False
+    return climb(f"Tier 4 answers why {lead.evidence.get('symptom_asked') or 'the symptom'} "
+                 f"happens ({lead.rewrite_family}), but that does not explain the cost: "
+                 f"{rival.message}")
+
+
+def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
+    """Lower-tier evidence about where the time goes that names another family: a confident
+    tier-2 hotspot finding, or a tier-3 finding heavier than the symptom tier 4 answered."""
+    family = answer.rewrite_family
+    weight = SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
+    measured = ctx.tier(2)
+    for f in measured.findings if measured else []:
+        if (f.evidence.get("hotspot") and f.rewrite_family and f.rewrite_family != family
+                and f.confidence >= COSTLY_EVIDENCE):
+            return f
+    ir = ctx.tier(3)
+    for f in ir.findings if ir else []:
+        if (f.rewrite_family and f.rewrite_family != family
+                and f.evidence.get("weight", 0) > weight):
+            return f
+    return next((h for h in ctx.hypotheses() if h.rewrite_family != family
+                 and h.confidence >= WORK_IDIOM_CONFIDENCE and h.card_id not in IR_VISIBLE_CARDS),
+                None)
 
 
 def at_the_roofline(ctx: Context) -> Decision | None:
@@ -285,10 +412,28 @@ def sufficient_alone(ctx: Context) -> Decision | None:
     latest = ctx.evidence[-1]
     if not latest.sufficient or not latest.findings:
         return None
-    top = max(latest.findings, key=lambda f: f.confidence)
+    top = _deciding(latest)
+    conclusion = _alone(ctx, latest, top)
+    # the reason speaks of the finding that concludes (tier 4's own reason is about its search)
+    named = _head(top.message) in latest.reason or conclusion.card_id in latest.reason
+    lead = "" if named else f"{conclusion.card_id}: {_sentence(top.message)} "
     return Decision(stop=True, verdict="concluded",
-                    reason=f"Tier {latest.tier} is enough on its own: {latest.reason}",
-                    conclusion=_alone(ctx, latest, top))
+                    reason=f"Tier {latest.tier} is enough on its own: {lead}{latest.reason}",
+                    conclusion=conclusion)
+
+
+def _deciding(tier: TierResult) -> Finding:
+    """The finding the tier's own reason is about (its words or its card in the reason), so
+    the conclusion's explanation and the report's reason speak of the same evidence; else the
+    most confident one with a rewrite family."""
+    named = [f for f in tier.findings if f.rewrite_family and (
+        _head(f.message) in tier.reason or (f.card_id and f.card_id in tier.reason))]
+    pool = named or [f for f in tier.findings if f.rewrite_family] or tier.findings
+    return max(pool, key=lambda f: f.confidence)
+
+
+def _head(message: str) -> str:
+    return " ".join(message.split()[:8])
 
 
 def unexplained_symptoms(ctx: Context) -> Decision | None:
@@ -305,6 +450,7 @@ def unexplained_symptoms(ctx: Context) -> Decision | None:
 
 POLICY: list[Callable[[Context], Decision | None]] = [
     broken_kernel,
+    answer_misses_the_cost,
     confirmed_across_tiers,
     at_the_roofline,
     sufficient_alone,
@@ -375,33 +521,55 @@ def _ref(ctx: Context, finding: Finding) -> FindingRef:
     return FindingRef(finding.tier, tier.findings.index(finding), finding.kind, finding.card_id)
 
 
-def _hotspot(source: Finding, stage: Finding) -> Hotspot:
+def _hotspot(ctx: Context, source: Finding, stage: Finding) -> Hotspot:
+    """Where the change goes; a measured finding names the profiled kernel, not a file."""
     loc = source.location or {}
-    return Hotspot(kernel=loc.get("function") or "", path=loc.get("path") or "",
+    kernel = loc.get("function") or loc.get("kernel") or (stage.location or {}).get("kernel") or ""
+    return Hotspot(kernel=kernel, path=loc.get("path") or str(ctx.target.kernel),
                    line=loc.get("line"), pass_arg=stage.passes[0] if stage.passes else "")
+
+
+def _card_for(ctx: Context, finding: Finding) -> str:
+    """The pattern card a concluded finding stands for: its own, else the first card it
+    explains of its family, else the backend's card of that family."""
+    if finding.card_id:
+        return finding.card_id
+    family = finding.rewrite_family
+    explained = [c for c in finding.evidence.get("explains_cards") or []
+                 if c in ctx.cards and ctx.cards[c].rewrite_family == family]
+    own = sorted((c.backend != ctx.backend, c.id) for c in ctx.cards.values()
+                 if c.rewrite_family == family)
+    return (explained or [cid for _, cid in own] or [""])[0]
+
+
+def _effect(ctx: Context, card_id: str) -> str:
+    """The card's expected-effect sentence, only when tier 1 saw the card's idiom in this
+    kernel: a card chosen for its family alone may describe another kind of kernel."""
+    card = ctx.cards.get(card_id)
+    seen = any(h.card_id == card_id for h in ctx.hypotheses())
+    return f" Expected effect: {card.expected_effect}" if card and seen else ""
 
 
 def _confirmed(ctx: Context, hypothesis: Finding, fact: Finding,
                pairs: list[tuple[Finding, Finding]]) -> Conclusion:
-    card = ctx.cards.get(hypothesis.card_id)
-    effect = f" Expected effect: {card.expected_effect}" if card else ""
+    effect = _effect(ctx, hypothesis.card_id)
     explanation = (f"{_sentence(hypothesis.message)} Tier {fact.tier} shows it happening: "
                    f"{_sentence(fact.message)}{effect}")
     supporting = [_ref(ctx, hypothesis)] + [_ref(ctx, f) for h, f in pairs if h is hypothesis]
     return Conclusion(rewrite_family=hypothesis.rewrite_family,
-                      hotspot=_hotspot(hypothesis, fact), explanation=explanation,
+                      hotspot=_hotspot(ctx, hypothesis, fact), explanation=explanation,
                       card_id=hypothesis.card_id, supporting=supporting,
                       passes=list(dict.fromkeys(fact.passes + hypothesis.passes)),
                       citations=_citations(ctx, fact))
 
 
 def _alone(ctx: Context, tier: TierResult, top: Finding) -> Conclusion:
-    card = ctx.cards.get(top.card_id)
-    effect = f" Expected effect: {card.expected_effect}" if card else ""
+    card_id = _card_for(ctx, top)
+    effect = _effect(ctx, card_id)
     where = _in_kernel(ctx, top)
     supporting = [_ref(ctx, top)] + ([_ref(ctx, where)] if where is not top else [])
-    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(where, top),
-                      explanation=f"{_sentence(top.message)}{effect}", card_id=top.card_id,
+    return Conclusion(rewrite_family=top.rewrite_family, hotspot=_hotspot(ctx, where, top),
+                      explanation=f"{_sentence(top.message)}{effect}", card_id=card_id,
                       supporting=supporting, passes=list(top.passes),
                       citations=_citations(ctx, top))
 
@@ -482,7 +650,20 @@ def _diagnosis(ctx: Context, decision: Decision, tried: list[str],
         conclusion=decision.conclusion, tried=tried, escalations=list(ctx.escalations),
         timings=timings, versions=_versions(ctx),
         created=datetime.now(UTC).isoformat(timespec="seconds"),
-        ranking=[asdict(c) for c in rank(ctx.evidence)])
+        ranking=_ranking(ctx, decision.conclusion))
+
+
+def _ranking(ctx: Context, conclusion: Conclusion | None) -> list[dict[str, Any]]:
+    """The evidence's own ranking; a concluded family leads it (the policy weighed more than
+    the scores: which tier confirmed which hypothesis), the rest keep their order."""
+    ranked = [asdict(c) for c in rank(ctx.evidence)]
+    if conclusion is None:
+        return ranked
+    mine = [c for c in ranked if c["rewrite_family"] == conclusion.rewrite_family]
+    lead = mine[0] if mine else {"rewrite_family": conclusion.rewrite_family, "score": 0.0,
+                                 "card_id": conclusion.card_id, "by_tier": {}}
+    lead["concluded"] = True
+    return [lead] + [c for c in ranked if c is not lead]
 
 
 def _versions(ctx: Context) -> dict[str, str]:

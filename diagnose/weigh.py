@@ -4,7 +4,8 @@ Every finding carries `confidence`: how sure its tier is that the finding's rewr
 the cause. Findings of different tiers are independent looks at the kernel (the source, the
 timings, the IR, the compiler's source), so agreement between tiers reinforces: a family's
 score is the noisy-OR of its best confidence in each tier, 1 - prod(1 - c_tier). Repeats within
-one tier (the same card matched on two kernels, two sizes of one bench) do not add up.
+one tier (the same card matched on two kernels, two sizes of one bench) do not add up. An IR
+symptom counts in proportion to its cost weight: a cheap one is a certain fact about little time.
 
 The ranking is what an inconclusive diagnosis offers as its best guesses, and what a reader
 (or an agent) should try first; a concluded diagnosis names its family through the POLICY
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from diagnose.evidence import TierResult
+from diagnose.evidence import Finding, TierResult
 
 
 @dataclass
@@ -28,6 +29,18 @@ class Candidate:
     by_tier: dict[str, float] = field(default_factory=dict)  # tier number -> best confidence
 
 
+HEAVY_WEIGHT = 3  # an IR symptom of this cost weight (diagnose.ir.tier) counts in full
+
+
+def _cost_share(finding: Finding) -> float:
+    """How much an observed symptom says about the time: an IR fact is certain, but a cheap
+    one (a few int64 ops, one layout conversion) explains little of a slow kernel."""
+    weight = finding.evidence.get("weight")
+    if finding.tier != 3 or not isinstance(weight, int | float):
+        return 1.0
+    return min(1.0, weight / HEAVY_WEIGHT)
+
+
 def rank(tiers: list[TierResult]) -> list[Candidate]:
     """Rewrite families of all findings, best supported first (ties: the higher tier)."""
     best: dict[str, dict[int, tuple[float, str]]] = {}
@@ -36,8 +49,9 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
             if not f.rewrite_family:
                 continue
             seen = best.setdefault(f.rewrite_family, {})
-            if f.confidence > seen.get(tier.tier, (-1.0, ""))[0]:
-                seen[tier.tier] = (f.confidence, f.card_id)
+            confidence = f.confidence * _cost_share(f)
+            if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
+                seen[tier.tier] = (confidence, f.card_id)
     ranked = []
     for family, per_tier in best.items():
         miss = 1.0

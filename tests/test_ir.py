@@ -205,8 +205,10 @@ def test_buffer_handed_between_launches_is_recorded_as_an_intermediate(tmp_path)
     capture = capture_cuda(make_task(tmp_path, "chain", TASK_PY, TWO_LAUNCHES))
     assert [k.kernel for k in capture.kernels] == ["scale_kernel", "add_kernel"]
     # tmp goes from scale_kernel's y_ptr to add_kernel's a_ptr; x, y and out are the caller's
+    # with its size against the call's inputs (x, y: 2 x 16 KB), so a small hand-over weighs less
     assert capture.intermediates == [{"producer": "scale_kernel", "producer_arg": "y_ptr",
-                                      "consumer": "add_kernel", "consumer_arg": "a_ptr"}]
+                                      "consumer": "add_kernel", "consumer_arg": "a_ptr",
+                                      "bytes": 16384, "input_bytes": 32768}]
     result = tier3_result(capture, attribute(capture),
                           {"common-unfused-launches": "fuse-launches"})
     chain = next(f for f in result.findings if f.kind == "launch-chain")

@@ -4,11 +4,16 @@ For each case, `python -m passwise diagnose <task> --candidate slow.py --json --
 --size <case size>` runs in a subprocess (or, with --mode library, diagnose.ladder in-process),
 with `--runner-json` when --runner-dir holds the case's device measurements. The concluded
 rewrite family is compared with the case's expected_family; an inconclusive run is scored on
-its own best guess (the first family of its evidence ranking, diagnose/weigh.py). Writes
-diagnosis.json and diagnosis.md to --out.
+its own best guess (the first family of its evidence ranking, diagnose/weigh.py). Each report
+is also checked for consistency (diagnose/consistency.py). Writes diagnosis.json and
+diagnosis.md to --out.
 
-    .venv/bin/python bench/defects/run_diagnosis.py [CASE ...] [--out DIR] [--max-tier 4]
-        [--runner-dir bench/defects/results/runner-h200]
+Held-out cases (split.py) are scored blind: --split dev (the default) runs only development
+cases; with held-out or all, the held-out cases appear only as aggregates (accuracy per
+backend, tiers, consistency problems): no per-case row, family or report is printed or written.
+
+    .venv/bin/python bench/defects/run_diagnosis.py [CASE ...] [--split dev|held-out|all]
+        [--out DIR] [--max-tier 4] [--runner-dir bench/defects/results/runner-h200]
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from cases import DEFECTS_DIR, REPO_ROOT, DefectCase, load_cases
@@ -50,6 +55,7 @@ class CaseScore:
     error: str = ""
     h200_speedup: float | None = None  # slow/fixed on the H200 (gpu_timing_h200.json), if timed
     at_roofline: bool = False          # the ladder stopped because tier 2 put it near its ceiling
+    inconsistencies: list[str] = field(default_factory=list)  # diagnose.consistency.problems
 
 
 def top_family(report: dict) -> str:
@@ -96,6 +102,16 @@ def diagnose_library(case: DefectCase, max_tier: int, runner_json: Path | None) 
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
+def consistency_problems(report: dict) -> list[str]:
+    """What diagnose.consistency finds wrong in a report (nothing for an error)."""
+    if "error" in report:
+        return []
+    sys.path.insert(0, str(REPO_ROOT))
+    from diagnose.consistency import problems
+
+    return problems(report)
+
+
 def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
     conclusion = report.get("conclusion") or {}
     family = conclusion.get("rewrite_family") or top_family(report)
@@ -111,7 +127,8 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
         acceptable=family == case.expected_family or family in case.acceptable_families,
         tier_match=tier == case.expected_tier, seconds=round(seconds, 1), error=report.get("error", ""),
         h200_speedup=h200_speedups().get(case.name),
-        at_roofline="near its ceiling" in report.get("reason", ""))
+        at_roofline="near its ceiling" in report.get("reason", ""),
+        inconsistencies=consistency_problems(report))
 
 
 @functools.cache
@@ -128,6 +145,10 @@ def h200_speedups() -> dict[str, float]:
 FLAT = 1.05  # a fix that wins less than this on the H200: the defect does not cost time there
 
 
+def in_split(case: DefectCase, split: str) -> bool:
+    return split == "all" or case.held_out == (split == "held-out")
+
+
 def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
     runner_json = args.runner_dir / f"{case.name}.json" if args.runner_dir else None
     if runner_json is not None and not runner_json.exists():
@@ -137,10 +158,14 @@ def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
         report = diagnose_library(case, args.max_tier, runner_json)
     else:
         report = diagnose_cli(case, args.max_tier, args.timeout, runner_json)
+    if args.reports is not None and not case.held_out:  # held-out reports are never written
+        args.reports.mkdir(parents=True, exist_ok=True)
+        (args.reports / f"{case.name}.json").write_text(json.dumps(report, indent=1, default=str))
     return score(case, report, time.perf_counter() - started)
 
 
-def summary(scores: list[CaseScore]) -> dict:
+def summary(scores: list[CaseScore], blind: bool = False) -> dict:
+    """Aggregates over `scores`; `blind` (held-out) leaves out everything that names a case."""
     n = len(scores) or 1
 
     def accuracy(group: list[CaseScore]) -> float | None:
@@ -154,39 +179,60 @@ def summary(scores: list[CaseScore]) -> dict:
                                 for b in sorted({s.backend for s in scores})},
         "accuracy_needs_escalation": accuracy([s for s in scores if s.needs_escalation]),
         "accuracy_general": accuracy([s for s in scores if not s.needs_escalation]),
-        "accuracy_development": accuracy([s for s in scores if not s.held_out]),
-        "accuracy_held_out": accuracy([s for s in scores if s.held_out]),
         "concluded": sum(s.verdict == "concluded" for s in scores),
         "tier_histogram": dict(sorted(Counter(str(s.concluded_tier) for s in scores).items())),
         "tier_matches_expected": sum(s.tier_match for s in scores),
-        "flat_on_h200": sorted(s.case for s in scores if s.h200_speedup and s.h200_speedup < FLAT),
-        "stopped_at_roofline": sorted(s.case for s in scores if s.at_roofline),
+        "flat_on_h200": _names_or_count([s.case for s in scores if s.h200_speedup and s.h200_speedup < FLAT],
+                                        blind),
+        "stopped_at_roofline": _names_or_count([s.case for s in scores if s.at_roofline], blind),
+        "errors": sum(s.verdict == "error" for s in scores),
+        "inconsistent_reports": _names_or_count([s.case for s in scores if s.inconsistencies], blind),
         "mean_seconds": round(sum(s.seconds for s in scores) / n, 1),
     }
 
 
+def _names_or_count(names: list[str], blind: bool) -> list[str] | int:
+    return len(names) if blind else sorted(names)
+
+
+def split_summary(scores: list[CaseScore]) -> dict:
+    """Development and held-out aggregates side by side (held-out blind)."""
+    return {"development": summary([s for s in scores if not s.held_out]),
+            "held_out": summary([s for s in scores if s.held_out], blind=True)}
+
+
 def markdown(scores: list[CaseScore], totals: dict) -> str:
+    """Per-case rows for development cases only; then the aggregates of both splits."""
+    scores = [s for s in scores if not s.held_out]
     rows = ["| case | backend | expected family | found family | verdict | tier (expected) | correct | seconds "
             "| H200 slow/fixed |",
             "|---|---|---|---|---|---|---|---|---|"]
     for s in scores:
         found = s.found_family or "-"
-        name = s.case + (" (held out)" if s.held_out else "")
+        name = s.case
         found += "" if s.from_conclusion or not s.found_family else " (top finding)"
         mark = "yes" if s.correct else ("acceptable" if s.acceptable else "no")
         verdict = s.verdict + (f": {s.error[:80]}" if s.error else "") + (" (at roofline)" if s.at_roofline else "")
+        verdict += f" [{len(s.inconsistencies)} inconsistent]" if s.inconsistencies else ""
         speed = f"{s.h200_speedup}x" if s.h200_speedup else "-"
         rows.append(f"| {name} | {s.backend} | {s.expected_family} | {found} | {verdict} | "
                     f"{s.concluded_tier} ({s.expected_tier}) | {mark} | {s.seconds} | {speed} |")
-    rows += ["", f"Top-1 accuracy: {totals['top1_accuracy']} over {totals['cases']} cases "
-                 f"(with acceptable families: {totals['top1_accuracy_with_acceptable']}); "
-                 f"general {totals['accuracy_general']}, needs escalation {totals['accuracy_needs_escalation']}; "
-                 f"by backend {totals['accuracy_by_backend']}; development cases "
-                 f"{totals['accuracy_development']}, held-out cases {totals['accuracy_held_out']}.",
-             f"Concluded tiers: {totals['tier_histogram']}; tier as expected in "
-             f"{totals['tier_matches_expected']} cases; mean {totals['mean_seconds']} s per case.",
-             f"Defects whose fix wins < {FLAT}x on the H200: {', '.join(totals['flat_on_h200']) or 'none'}; "
-             f"stopped at the roofline by tier 2: {', '.join(totals['stopped_at_roofline']) or 'none'}."]
+    rows += ["", "| split | cases | top-1 | by backend | with acceptable | general | needs tier 4 | concluded "
+                 "| tiers | inconsistent reports | errors | mean s |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for split, t in totals.items():
+        if not t["cases"]:
+            continue
+        inconsistent = t["inconsistent_reports"]
+        rows.append(f"| {split} | {t['cases']} | {t['top1_accuracy']} | {t['accuracy_by_backend']} | "
+                    f"{t['top1_accuracy_with_acceptable']} | {t['accuracy_general']} | "
+                    f"{t['accuracy_needs_escalation']} | {t['concluded']} | {t['tier_histogram']} | "
+                    f"{inconsistent if isinstance(inconsistent, int) else len(inconsistent)} | "
+                    f"{t['errors']} | {t['mean_seconds']} |")
+    dev = totals["development"]
+    rows += ["", f"Development: defects whose fix wins < {FLAT}x on the H200: "
+                 f"{', '.join(dev['flat_on_h200']) or 'none'}; stopped at the roofline by tier 2: "
+                 f"{', '.join(dev['stopped_at_roofline']) or 'none'}; inconsistent reports: "
+                 f"{', '.join(dev['inconsistent_reports']) or 'none'}."]
     return "\n".join(rows)
 
 
@@ -203,10 +249,13 @@ def provenance(args: argparse.Namespace) -> str:
             return "-"
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=REPO_ROOT).stdout.strip() or "?"
-    env = " ".join(f"{k}={os.environ[k]}" for k in ("PASSWISE_HOME", "PASSWISE_CORPUS_SET")
+                            cwd=REPO_ROOT).stdout.strip()
+    stamp = REPO_ROOT / ".commit"  # a snapshot of the tree (no .git) names its commit here
+    commit = commit or (stamp.read_text().strip() if stamp.is_file() else "?")
+    env = " ".join(f"{k}={os.environ[k]}" for k in ("PASSWISE_HOME", "PASSWISE_CORPUS_SET",
+                                                      "PASSWISE_CAPTURE_CACHE")
                    if os.environ.get(k))
-    flags = f" --runner-dir {args.runner_dir}" if args.runner_dir else ""
+    flags = f" --split {args.split}" + (f" --runner-dir {args.runner_dir}" if args.runner_dir else "")
     return (f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.node()} ({os.cpu_count()} CPUs, "
             f"no GPU: IR captured for sm_90 and the triton-ascend front end), Python "
             f"{platform.python_version()}, triton {version('triton')}, torch {version('torch')}, "
@@ -226,14 +275,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-tier", type=int, choices=(1, 2, 3, 4), default=4)
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per case (cli mode)")
     ap.add_argument("--workers", type=int, default=1, help="cases diagnosed in parallel")
+    ap.add_argument("--split", choices=("dev", "held-out", "all"), default="dev",
+                    help="which cases to run (split.py); held-out cases are reported only as aggregates")
+    ap.add_argument("--reports", type=Path, default=None,
+                    help="folder for each development case's diagnosis JSON (held-out ones: never)")
+    ap.add_argument("--backend", choices=("cuda", "ascend"), default=None, help="only this backend's cases")
     args = ap.parse_args(argv)
-    cases = load_cases(args.cases or None)
+    cases = [c for c in load_cases(args.cases or None) if in_split(c, args.split)
+             and (args.backend is None or c.backend == args.backend)]
     with ThreadPoolExecutor(max_workers=max(1, args.workers)) as pool:
         scores = list(pool.map(lambda c: run_case(c, args), cases))
-    totals = summary(scores)
+    totals = split_summary(scores)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "diagnosis.json").write_text(json.dumps(
-        {"summary": totals, "cases": [asdict(s) for s in scores]}, indent=2))
+        {"summary": totals, "cases": [asdict(s) for s in scores if not s.held_out]}, indent=2))
     table = markdown(scores, totals)
     (args.out / "diagnosis.md").write_text(provenance(args) + "\n\n" + table + "\n")
     print(table)

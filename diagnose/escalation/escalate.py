@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from diagnose.escalation.facts import KernelFacts, kernel_facts
 from diagnose.escalation.freshness import IndexCheck, check_index, installed_version
@@ -228,15 +229,29 @@ def escalate(kb: KnowledgeBase, registry: PassRegistry, *, symptom: str,
     return esc
 
 
+def _decided(esc: Escalation) -> tuple[Any, Any]:
+    """(passage, deciding line) to quote: the clause the rewrite was chosen on (the check the
+    kernel fails, `rewrite.where`), else the best deciding passage's own line."""
+    path, _, number = (esc.rewrite.where or "").rpartition(":")
+    for p in esc.passages:
+        if path and p.path == path:
+            lines = list(getattr(p, "focused", None) or []) + ([p.deciding] if p.deciding else [])
+            chosen = next((d for d in lines if str(d.line) == number), None)
+            if chosen is not None:
+                return p, chosen
+    top = deciding_passage(esc.passages) or esc.passages[0]
+    return top, top.deciding
+
+
 def escalation_to_tier_result(esc: Escalation) -> TierResult:
     """Tier 4's TierResult for the ladder: one `pass-source` finding when a passage was found."""
     result = TierResult(tier=TIER, name=TIER_NAME, elapsed_s=esc.elapsed_s, reason=esc.reason,
                         sufficient=esc.verdict == "answered" and bool(esc.rewrite.family))
     if esc.verdict == "no-passage":
         return result
-    top = deciding_passage(esc.passages) or esc.passages[0]
-    line = top.deciding.line if top.deciding else top.start_line
-    condition = top.deciding.text if top.deciding else ""
+    top, decided = _decided(esc)
+    line = decided.line if decided else top.start_line
+    condition = decided.text if decided else ""
     needed = ["verify the rewrite: correctness against the reference, then timing"]
     if esc.index.status == "stale":
         needed.append(esc.index.message)

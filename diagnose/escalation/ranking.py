@@ -139,6 +139,13 @@ def _statements(body: list[str]) -> list[tuple[int, str]]:
     return out
 
 
+# `if (!mask) return failure();`, `if (x == nullptr) return;`: a guard that something exists,
+# which every kernel passes; the branch that tests the kernel's property comes after it.
+_TRIVIAL_GUARD = re.compile(r"\bif\s*\(\s*(?:!\s*[\w.>-]+|[\w.>-]+\s*==\s*nullptr)\s*\)\s*"
+                            r"(?:\{\s*)?return\b")
+TRIVIAL_GUARD_FACTOR = 0.3
+
+
 def _kinds(code: str, marks: re.Pattern[str] | None) -> list[tuple[str, float]]:
     found = [(name, w) for name, rx, w in KINDS if rx.search(code)]
     if marks is not None and marks.search(code):
@@ -167,6 +174,8 @@ def deciding_lines(chunk: Chunk, focus: list[str], marks: list[str] | tuple = ()
         weight += MULTI_KIND_BONUS if len(kinds) > 1 else 0.0
         term = focus_term(code, focus)
         weight = weight + FOCUS_BONUS if term else weight * UNFOCUSED_FACTOR
+        if _TRIVIAL_GUARD.search(code):
+            weight *= TRIVIAL_GUARD_FACTOR  # a presence check decides nothing about the kernel
         if term:
             extra = len(focus_terms(code, focus)) - 1
             weight += EXTRA_TERM_BONUS * min(extra, MAX_EXTRA_TERMS)

@@ -41,8 +41,11 @@ def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[s
             refusals.append(str(exc))
     if not answers:
         return _skipped(" ".join(dict.fromkeys(refusals))), []
-    merged = _merged([(a.symptom, escalate.escalation_to_tier_result(a)) for a in answers],
-                     refusals)
+    results = [(a.symptom, escalate.escalation_to_tier_result(a)) for a in answers]
+    for symptom, result in results:
+        for f in result.findings:
+            f.evidence["symptom_asked"] = symptom  # what cost the answer has to explain
+    merged = _merged(results, refusals)
     return merged, [_record(a) for a in answers]
 
 

@@ -12,6 +12,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from .dumps import split_dump
@@ -65,6 +66,10 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
         capture.failures.append(CompileFailure(kernel=kernel.name, phase="launcher",
                                                message=report["setup_error"]))
     capture.intermediates = intermediates(report.get("launch_log") or [], report.get("io"))
+    capture.rereads = rereads(report.get("launch_log") or [], report.get("io"))
+    capture.launch_counts = dict(Counter(k["kernel"] for k in report.get("launch_log") or []))
+    inputs = (report.get("io") or {}).get("input_bytes")
+    capture.host_ops = [op | {"input_bytes": inputs} for op in report.get("host_ops") or []]
     tool_dir = Path(report["tool_dir"])
     for launch in report["launches"]:
         kir = _kernel_ir(launch, tool_dir, capture)
@@ -91,7 +96,26 @@ def intermediates(launch_log: list[dict], io: dict | None) -> list[dict]:
             if later is not None and (later[0]["kernel"], later[1]) != (first["kernel"], arg):
                 seen.add(address)
                 found.append({"producer": first["kernel"], "producer_arg": arg,
-                              "consumer": later[0]["kernel"], "consumer_arg": later[1]})
+                              "consumer": later[0]["kernel"], "consumer_arg": later[1],
+                              "bytes": (first.get("bytes") or {}).get(arg),
+                              "input_bytes": io.get("input_bytes")})
+    return found
+
+
+def rereads(launch_log: list[dict], io: dict | None) -> list[dict]:
+    """Inputs of the call that two different kernels receive: each launch reads the tensor
+    from global memory again, where one fused kernel would read it once."""
+    inputs = set((io or {}).get("inputs") or [])
+    by_address: dict[int, list[tuple[str, str]]] = {}
+    for launch in launch_log:
+        for arg, address in launch["tensors"].items():
+            if address in inputs:
+                by_address.setdefault(address, []).append((launch["kernel"], arg))
+    found = []
+    for uses in by_address.values():
+        kernels = list(dict.fromkeys(k for k, _ in uses))
+        if len(kernels) >= 2:
+            found.append({"kernels": kernels, "args": [a for _, a in uses][:4]})
     return found
 
 

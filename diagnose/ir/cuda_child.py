@@ -72,6 +72,8 @@ class LaunchRecorder:
             grid = grid(bound_args)
         self.launch_log.append({"kernel": fn.fn.__name__, "tensors": {
             name: _storage(value) for name, value in zip(fn.arg_names, args, strict=False)
+            if _storage(value) is not None}, "bytes": {
+            name: _nbytes(value) for name, value in zip(fn.arg_names, args, strict=False)
             if _storage(value) is not None}})
         record = {
             "kernel": fn.fn.__name__,
@@ -129,6 +131,19 @@ def _storage(value) -> int | None:
         return None
 
 
+def _nbytes(value) -> int:
+    try:
+        return int(value.numel() * value.element_size())
+    except (AttributeError, RuntimeError, TypeError):
+        return 0
+
+
+def _input_bytes(value) -> int:
+    if isinstance(value, (list, tuple)):
+        return sum(_input_bytes(v) for v in value)
+    return _nbytes(value)
+
+
 def _storages(value) -> list[int]:
     """Storage addresses of a tensor or of the tensors in a (nested) tuple/list/dict."""
     if isinstance(value, (list, tuple)):
@@ -137,6 +152,30 @@ def _storages(value) -> list[int]:
         return [a for v in value.values() for a in _storages(v)]
     address = _storage(value)
     return [] if address is None else [address]
+
+
+# Host-side torch ops of the launcher that move a whole tensor: casts and layout copies.
+HOST_COPY_OPS = ("aten._to_copy", "aten.clone", "aten.copy_", "aten.contiguous")
+HOST_OPS: list[dict] = []  # filled while the launcher runs (see _HostOps)
+
+
+def _host_ops_mode():
+    """A TorchDispatchMode that records the launcher's copy and cast ops with their bytes."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class _HostOps(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            name = str(func.overloadpacket) if hasattr(func, "overloadpacket") else str(func)
+            if name.startswith(HOST_COPY_OPS) and hasattr(out, "element_size"):
+                source = args[0] if args and hasattr(args[0], "dtype") else None
+                HOST_OPS.append({"op": name, "bytes": int(out.numel() * out.element_size()),
+                                 "dtype": str(out.dtype).replace("torch.", ""),
+                                 "from_dtype": str(source.dtype).replace("torch.", "")
+                                 if source is not None else ""})
+            return out
+
+    return _HostOps()
 
 
 def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
@@ -149,15 +188,18 @@ def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
         inputs = module.get_inputs()
         model = module.ModelNew(*init)
         params = [p for p in getattr(model, "parameters", lambda: [])()]
-        out = model(*inputs)
-        return {"inputs": _storages(inputs) + _storages(params), "outputs": _storages(out)}
+        with _host_ops_mode():
+            out = model(*inputs)
+        return {"inputs": _storages(inputs) + _storages(params), "outputs": _storages(out),
+                "input_bytes": _input_bytes(inputs)}
     if task_dir is None or not (task_dir / "task.py").exists():
         raise FileNotFoundError(f"no task.py beside {kernel_file} to make inputs from")
     sys.path.insert(0, str(task_dir))
     task = _load_module(task_dir / "task.py", "passwise_task")
     inputs = task.make_inputs(size=size, device="cpu")
-    out = module.run(*inputs)
-    return {"inputs": _storages(inputs), "outputs": _storages(out)}
+    with _host_ops_mode():
+        out = module.run(*inputs)
+    return {"inputs": _storages(inputs), "outputs": _storages(out), "input_bytes": _input_bytes(inputs)}
 
 
 def _compile_one(record: dict, target, out_dir: Path, index: int) -> None:
@@ -230,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         record.setdefault("error", None)
         report["launches"].append(record)
     report["launch_log"] = recorder.launch_log
+    report["host_ops"] = HOST_OPS
     (out_dir / "report.json").write_text(json.dumps(report, indent=1, default=str))
     return 0
 

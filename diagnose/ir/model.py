@@ -148,6 +148,14 @@ class IRCapture:
     # input nor an output of the call): intermediates that go through global memory.
     # [{"producer": kernel, "producer_arg": name, "consumer": kernel, "consumer_arg": name}]
     intermediates: list[dict] = field(default_factory=list)
+    # Inputs of the call that two different kernels receive (read from memory twice):
+    # [{"kernels": [k1, k2], "args": [arg names]}]
+    rereads: list[dict] = field(default_factory=list)
+    # How many times each kernel was launched in one call of the launcher (repeats included).
+    launch_counts: dict[str, int] = field(default_factory=dict)
+    # Whole-tensor copies and casts the launcher's host code ran (torch ops around the
+    # launches): [{"op": "aten._to_copy", "bytes": n, "dtype": "float32", "from_dtype": "float16"}]
+    host_ops: list[dict] = field(default_factory=list)
 
 
 @dataclass

@@ -121,16 +121,36 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
     TTGIR alone says so (a scalar pointer, or no more elements than threads)."""
     lines = _loc_lines(stage.text)
     threads = 32 * int(kir.specialization.options.get("num_warps") or 4)
+    looped = _in_loops(stage.text)
     found: dict[int, str] = {}
     for m in TTGIR_ACCESS.finditer(stage.text):
         line = lines.get(m.group(4))
         if line is None:
             continue
         if m.group(3) is None:
-            found[line] = SCALAR_POINTER if m.group(1) == "load" else SCALAR_STORE
+            # one scalar outside any loop (a scale, a row offset) is inherent, not a walk
+            line_start = stage.text.rfind("\n", 0, m.start()) + 1
+            scalar_walk = m.group(1) == "load" and line_start in looped
+            found[line] = SCALAR_POINTER if scalar_walk else SCALAR_STORE
         elif _elements(m.group(3)) <= threads:
             found[line] = TILE_WITHIN_THREADS
     return found
+
+
+def _in_loops(text: str) -> set[int]:
+    """Character offsets of the IR lines that sit inside an scf.for / scf.while body."""
+    inside, stack, offset = set(), [], 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("}"):
+            if stack:
+                stack.pop()
+        if any(stack):
+            inside.add(offset)
+        if stripped.endswith("{"):
+            stack.append(any(w in stripped for w in ("scf.for", "scf.while", "} do")))
+        offset += len(line)
+    return inside
 
 
 def _elements(shape: str) -> int:
@@ -181,14 +201,29 @@ def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
         evidence.append(f"argument {arg}: {kir.specialization.signature[arg]} is a runtime "
                         "value without tt.divisibility (no multiple-of-16 hint), so axis "
                         "analysis cannot prove contiguity")
-    narrow_count = sum(n for bits, n in loads.items() if int(bits) <= NARROW_BITS)
     return [Symptom(id="scalar-global-loads", kernel=kir.kernel, pass_arg="tritongpu-coalesce",
                     stage_index=after_coalesce,
-                    summary=f"{narrow_count} of {sum(loads.values())} global loads are "
-                            f"<= {NARROW_BITS}-bit (narrow accesses at lines "
-                            f"{', '.join(map(str, narrow))}); coalesce chose sizePerThread "
-                            "from the contiguity it could prove",
+                    summary=f"{_narrow_summary(accesses, set(narrow), loads)}; coalesce chose "
+                            "sizePerThread from the contiguity it could prove",
                     evidence=evidence, mechanisms=mechanisms)]
+
+
+def _narrow_summary(accesses: list, narrow: set[int], loads: dict[str, int]) -> str:
+    """Which narrow accesses are loads and which are stores, by source line: a defect in a
+    store is not confirmed by a sentence about loads."""
+    def lines(kind: str) -> list[int]:
+        return sorted({a.line for a in accesses if a.kind == kind and a.line in narrow
+                       and a.bits <= NARROW_BITS})
+
+    narrow_loads = sum(n for bits, n in loads.items() if int(bits) <= NARROW_BITS)
+    parts = []
+    if lines("ld"):
+        parts.append(f"{narrow_loads} of {sum(loads.values())} global loads are <= "
+                     f"{NARROW_BITS}-bit (narrow loads at lines {', '.join(map(str, lines('ld')))})")
+    if lines("st"):
+        parts.append(f"global stores are <= {NARROW_BITS}-bit at lines "
+                     f"{', '.join(map(str, lines('st')))}")
+    return "; ".join(parts) or f"narrow accesses at lines {', '.join(map(str, sorted(narrow)))}"
 
 
 def global_atomics(kir: KernelIR) -> list[Symptom]:
@@ -289,9 +324,37 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[ttir].text, r"arith\.\w+ .*xi64"))]
 
 
+SMS_BY_ARCH = {"sm90": 132, "sm100": 148, "sm80": 108, "sm89": 128}  # H100/H200, B200, A100, L40
+
+
+def grid_underfill(kir: KernelIR) -> list[Symptom]:
+    """The captured launch starts fewer programs than the target has SMs while its kernel
+    loops over its share of the work: the grid leaves SMs idle whatever the code does."""
+    arch = str(kir.specialization.options.get("arch", "")).replace("sm_", "sm")
+    sms = next((n for a, n in SMS_BY_ARCH.items() if arch.startswith(a)), None)
+    grid = kir.specialization.grid or []
+    if sms is None or not grid or not all(isinstance(g, int) for g in grid):
+        return []
+    programs = 1
+    for g in grid:
+        programs *= g
+    ttir = _state_after_pipeline(kir, "convert-triton-to-tritongpu")
+    loops = _sig(kir, ttir).loops if ttir is not None else 0
+    if programs >= sms or not loops:
+        return []
+    warps = kir.specialization.options.get("num_warps")
+    return [Symptom(id="grid-underfill", kernel=kir.kernel, pass_arg="", stage_index=None,
+                    summary=f"the launch starts {programs} programs (grid {grid}) of "
+                            f"{warps} warps for the {sms} SMs of {arch}, and each program "
+                            f"loops ({loops} loop(s) in the TTIR): {sms - programs} SMs idle",
+                    evidence=[f"grid {grid}, num_warps {warps}, target {arch}"],
+                    mechanisms={"few-programs": [kir.line]})]
+
+
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
+    grid_underfill,
 ]
 
 
@@ -313,8 +376,10 @@ def discrete_mask_access(kir: KernelIR) -> list[Symptom]:
     index, before, after = hit
     return [Symptom(id="discrete-mask-to-select", kernel=kir.kernel,
                     pass_arg="discrete-mask-access-conversion", stage_index=index,
-                    summary="a discrete (non-contiguous) mask was rewritten into a full load "
-                            f"plus arith.select ({before} -> {after} selects)",
+                    summary="a mask the analysis cannot read as a range was rewritten into a "
+                            "full, unmasked transfer plus arith.select (a load: load all, then "
+                            "select; a store: read the destination, select, store all) "
+                            f"({before} -> {after} selects)",
                     evidence=_lines(kir.stages[index].text, r"arith\.select|tt\.load"))]
 
 
@@ -330,6 +395,84 @@ def unstructured_access_fallback(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[index].text, r"DiscreteMemAccess|scf\.for"))]
 
 
+SSA_OP = re.compile(r"^\s*(%[\w.]+)(?::\d+)? = (arith\.\w+) ([^:]*):\s*(.*)$")
+
+
+def _linalg(kir: KernelIR) -> Stage | None:
+    """The last IR triton-to-linalg produced (the linalg/memref form of the kernel)."""
+    stages = [st for st in kir.stages if st.pass_arg == "triton-to-linalg" and not st.failed]
+    return stages[-1] if stages else None
+
+
+def strided_memref(kir: KernelIR) -> list[Symptom]:
+    """memref.reinterpret_cast views whose innermost stride is not 1: each row of the
+    transfer is one element (a strided or transposed tile read)."""
+    stage = _linalg(kir)
+    if stage is None:
+        return []
+    strided = []
+    for line in stage.text.splitlines():
+        m = re.search(r"memref\.reinterpret_cast .*?strides: \[([^\]]*)\]", line)
+        if m and m.group(1).split(",")[-1].strip() != "1":
+            strided.append(line.strip()[:200])
+    if not strided:
+        return []
+    return [Symptom(id="strided-memref", kernel=kir.kernel, pass_arg="triton-to-linalg",
+                    stage_index=stage.index,
+                    summary=f"{len(strided)} memref.reinterpret_cast view(s) with a non-unit "
+                            "innermost stride reach linalg: the transfer moves one element per "
+                            "row (a strided or transposed tile read)",
+                    evidence=strided[:4])]
+
+
+def int_compare_select(kir: KernelIR) -> list[Symptom]:
+    """Tensor arith.select whose condition comes from an integer arith.cmpi on a tensor
+    (through andi/ori): the select runs on an integer compare the vector unit lacks, or on a
+    mask made of loaded data."""
+    stage = _linalg(kir)
+    if stage is None:
+        return []
+    ops = {m.group(1): m for m in (SSA_OP.match(ln) for ln in stage.text.splitlines()) if m}
+    found = []
+    for m in ops.values():
+        if m.group(2) != "arith.select" or "tensor<" not in m.group(4):
+            continue
+        todo, seen = [m.group(3).split(",")[0].strip()], set()
+        while todo:
+            name = todo.pop()
+            op = ops.get(name)
+            if op is None or name in seen:
+                continue
+            seen.add(name)
+            if op.group(2) == "arith.cmpi" and "tensor<" in op.group(4):
+                found.append(op.group(0).strip()[:200])
+            elif op.group(2) in ("arith.andi", "arith.ori", "arith.xori"):
+                todo += [a.strip() for a in op.group(3).split(",")]
+    if not found:
+        return []
+    found = list(dict.fromkeys(found))
+    return [Symptom(id="int-compare-select", kernel=kir.kernel, pass_arg="triton-to-linalg",
+                    stage_index=stage.index,
+                    summary=f"{len(found)} integer tensor compare(s) (arith.cmpi) feed an "
+                            "arith.select in linalg: an integer compare the vector unit runs "
+                            "element by element, or a mask built from loaded data",
+                    evidence=found[:4])]
+
+
+def int64_index_arith_ttir(kir: KernelIR) -> list[Symptom]:
+    """Tensor int64 arithmetic in the TTIR the Ascend pipeline starts from (the source
+    computes indices in int64; the vector unit has no int64 multiply)."""
+    ttir = next((st for st in kir.stages if st.pass_arg == "make_ttir"), None)
+    if ttir is None or _sig(kir, ttir.index).i64_tensor_arith == 0:
+        return []
+    return [Symptom(id="int64-index-arith", kernel=kir.kernel, pass_arg="ast-to-ttir",
+                    stage_index=ttir.index,
+                    summary=f"{_sig(kir, ttir.index).i64_tensor_arith} tensor-wide int64 "
+                            "arithmetic ops in the TTIR (the source computes indices in int64)",
+                    evidence=_lines(ttir.text, r"arith\.\w+ .*xi64"))]
+
+
 ASCEND_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
-    discrete_mask_access, unstructured_access_fallback,
+    discrete_mask_access, unstructured_access_fallback, strided_memref, int_compare_select,
+    int64_index_arith_ttir,
 ]

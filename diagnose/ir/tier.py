@@ -19,17 +19,25 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "cuda-scalar-element-loop", "cuda-div-mod-index",
                             "cuda-int64-index"),
-    "convert-layout-survives": ("cuda-layout-conversion-churn", "cuda-reduce-strided-axis",
-                                "cuda-smem-bank-conflicts"),
-    "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile"),
+    "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
+                                "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
+    "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile", "cuda-too-few-warps",
+                          "common-block-size"),
     "no-async-copy-after-pipeline": ("cuda-kloop-unpipelined", "cuda-mask-in-kloop",
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
-    "int64-index-arith": ("cuda-int64-index",),
-    "global-atomics": ("cuda-atomic-reduction",),
-    "discrete-mask-to-select": ("ascend-strided-fast-axis", "ascend-discrete-gather"),
-    "unstructured-access-fallback": ("ascend-scalar-element-loop", "ascend-discrete-gather",
-                                     "ascend-div-mod-unstructured", "ascend-strided-fast-axis"),
+    "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
+    "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction"),
+    "grid-underfill": ("cuda-small-grid-underfill",),
+    "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",
+                                "ascend-strided-fast-axis", "ascend-transposed-tile",
+                                "ascend-discrete-gather"),
+    "strided-memref": ("ascend-transposed-tile", "ascend-strided-fast-axis"),
+    "int-compare-select": ("ascend-data-dependent-mask", "ascend-int-compare-where",
+                           "ascend-reversed-mask"),
+    "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
+                                     "ascend-discrete-gather", "ascend-div-mod-unstructured",
+                                     "ascend-strided-fast-axis", "ascend-transposed-tile"),
 }
 
 # When the IR shows *why* (a symptom's mechanism, per source line), only the idioms that
@@ -40,31 +48,51 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "tile-within-threads": ("common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
-    "atomic-accumulate": ("cuda-atomic-reduction",),
+    "atomic-accumulate": ("common-scatter-atomics", "cuda-split-k-atomics",
+                          "cuda-atomic-reduction"),
     "oversized-tile": ("cuda-register-spills",),
     "few-warps": ("cuda-too-few-warps",),
+    "few-programs": ("cuda-small-grid-underfill",),
 }
+# Symptoms that are effects: a layout conversion or spills follow from how an operand was
+# loaded or widened. When the same kernel shows a cause (a narrow access), the cause is what
+# tier 4 is asked about and what a conclusion names.
+EFFECT_SYMPTOMS = ("convert-layout-survives", "register-spills")
+CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "unstructured-access-fallback",
+                  "discrete-mask-to-select")
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
-STANDALONE_SYMPTOMS = ("register-spills", "global-atomics")
+STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill")
 # How much of a kernel's time a symptom usually costs, for choosing what to explain first:
 # a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
 # A buffer handed between launches is written and read back through DRAM: for memory-bound
 # steps that is as much traffic again as the work itself, so it weighs like the heavy symptoms.
 INTERMEDIATE_WEIGHT = 3
 INTERMEDIATE_CARD = "common-unfused-launches"
+# A buffer handed between launches is also what a cast done by its own kernel looks like:
+# the cast card, when tier 1 holds it, is the more direct cause.
+INTERMEDIATE_CARDS = ("common-host-casts", INTERMEDIATE_CARD)
+LAUNCH_LOOP_CARD = "common-launch-loop"
+HOST_CAST_CARD, HOST_COPY_CARD = "common-host-casts", "common-host-copies"
+# Cards tier 3 can confirm from what the launcher does (launch chains, counts, host ops).
+HOST_CARDS = (*INTERMEDIATE_CARDS, LAUNCH_LOOP_CARD, HOST_COPY_CARD)
 SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
-    "global-atomics": 3, "unstructured-access-fallback": 3, "scalar-global-loads": 2,
+    "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
+    "strided-memref": 2, "int-compare-select": 1,
 }
 
 
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],
                  card_families: dict[str, str], elapsed_s: float = 0.0) -> TierResult:
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family."""
+    # a small grid per launch of a kernel launched many times is the launch loop's effect
+    symptoms = [s for s in symptoms if not (s.id == "grid-underfill"
+                                            and capture.launch_counts.get(s.kernel, 1) > 1)]
     findings = [_finding(s, capture, card_families) for s in symptoms]
     findings += _intermediate_findings(capture, card_families)
+    findings += _host_findings(capture, card_families)
     standalone = _standalone(findings)
     reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
               "away." if standalone else _reason(capture, findings))
@@ -73,12 +101,14 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
 
 
 def _standalone(findings: list[Finding]) -> Finding | None:
-    """The one heaviest finding that names its family on its own, if it is the heaviest."""
-    symptoms = [f for f in findings if f.kind == "ir-symptom"]
+    """The one heaviest finding that names its family on its own, if it is the heaviest: a
+    size-independent IR symptom, or whole-tensor copies the launcher was seen to run."""
+    symptoms = [f for f in findings if f.kind in ("ir-symptom", "host-code")
+                or f.evidence.get("weight", 0) >= INTERMEDIATE_WEIGHT]
     if not symptoms:
         return None
     top = max(symptoms, key=lambda f: f.evidence["weight"])
-    alone = (top.evidence["symptom"] in STANDALONE_SYMPTOMS and top.rewrite_family
+    alone = (top.evidence["symptom"] in STANDALONE_SYMPTOMS + ("host-ops",) and top.rewrite_family
              and sum(f.evidence["weight"] >= top.evidence["weight"] for f in symptoms) == 1)
     return top if alone else None
 
@@ -137,15 +167,81 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) ->
                      f"({hop['producer_arg']}) to {hop['consumer']} ({hop['consumer_arg']}) and "
                      "never returns it: an intermediate written to and read back from global "
                      "memory between launches"),
-            confidence=0.8,
+            confidence=0.8 if _sizeable(hop) else 0.5,
             # the launcher's file, no kernel: the hand-over is between kernels, not inside one
             location={"path": capture.source, "function": None, "line": None, "stage": None},
             evidence={"symptom": "intermediate-buffer", "hop": hop,
-                      "explains_cards": [card] if card else [],
-                      "weight": INTERMEDIATE_WEIGHT, "compiler": capture.compiler_version,
-                      "reproduce": capture.commands[:1]},
+                      "explains_cards": [c for c in INTERMEDIATE_CARDS if c in card_families],
+                      "weight": INTERMEDIATE_WEIGHT if _sizeable(hop) else 1,
+                      "compiler": capture.compiler_version, "reproduce": capture.commands[:1]},
             passes=[]))
     return out
+
+
+SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
+
+
+def _sizeable(hop: dict) -> bool:
+    """Whether a hand-over moves enough bytes to matter (unknown sizes: assume it does); a
+    per-program partials table between two stages of one algorithm is not the cost."""
+    size, inputs = hop.get("bytes"), hop.get("input_bytes")
+    return not (size and inputs) or size >= SMALL_HANDOVER * inputs
+
+
+def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Finding]:
+    """What the launcher's host code does around the launches, as the capture saw it: kernels
+    launched more than once per call (a Python loop of launches) and whole-tensor casts or
+    copies run by torch between them."""
+    out = []
+    repeated = {k: n for k, n in capture.launch_counts.items() if n > 1}
+    if repeated and LAUNCH_LOOP_CARD in card_families:
+        named = ", ".join(f"{k} {n} times" for k, n in sorted(repeated.items()))
+        finding = _host_finding(
+            capture, LAUNCH_LOOP_CARD, card_families, "launch-count",
+            f"one call of the launcher launches {named}: each launch pays the launch cost "
+            "and reads its inputs again for a slice of the work", {"launches": repeated})
+        # a loop of launches or separate launches of one kernel: tier 1 says which
+        finding.card_id, finding.rewrite_family = "", ""
+        finding.evidence["explains_cards"] = [c for c in (LAUNCH_LOOP_CARD, INTERMEDIATE_CARD)
+                                              if c in card_families]
+        out.append(finding)
+    casts = [op for op in capture.host_ops if op.get("from_dtype") and
+             op.get("dtype") != op.get("from_dtype")]
+    copies = [op for op in capture.host_ops if op not in casts]
+    for card, ops, what in ((HOST_CAST_CARD, casts, "dtype casts"),
+                            (HOST_COPY_CARD, copies, "layout copies")):
+        if ops and card in card_families:
+            total = sum(op["bytes"] for op in ops)
+            inputs = ops[0].get("input_bytes")
+            if inputs and total < SMALL_HANDOVER * inputs:
+                continue  # a copy of a bias or a scale: not where the time goes
+            kinds = ", ".join(dict.fromkeys(f"{op['op']} {op.get('from_dtype')}->{op['dtype']}"
+                                            for op in ops))
+            out.append(_host_finding(
+                capture, card, card_families, "host-ops",
+                f"the launcher's host code runs {len(ops)} whole-tensor {what} ({kinds}; "
+                f"{total / 1e6:.1f} MB written) around the launches: extra passes through "
+                "memory the kernels could fold into their loads and stores", {"ops": ops[:8]}))
+    for reread in capture.rereads:
+        if INTERMEDIATE_CARD in card_families:
+            out.append(_host_finding(
+                capture, INTERMEDIATE_CARD, card_families, "input-reread",
+                f"the same input ({', '.join(reread['args'][:2])}) is passed to "
+                f"{' and '.join(reread['kernels'])}: each launch reads it from global memory "
+                "again, where one fused kernel reads it once", {"reread": reread}))
+    return out
+
+
+def _host_finding(capture: IRCapture, card: str, card_families: dict[str, str], symptom: str,
+                  message: str, facts: dict) -> Finding:
+    return Finding(
+        tier=TIER, kind="host-code", card_id=card, rewrite_family=card_families[card],
+        message=message, confidence=0.8,
+        location={"path": capture.source, "function": None, "line": None, "stage": None},
+        evidence={"symptom": symptom, **facts, "explains_cards": [card],
+                  "weight": INTERMEDIATE_WEIGHT, "compiler": capture.compiler_version,
+                  "reproduce": capture.commands[:1]},
+        passes=[])
 
 
 def _failure_finding(symptom: Symptom, capture: IRCapture) -> Finding:
@@ -180,8 +276,8 @@ def _reason(capture: IRCapture, findings: list[Finding]) -> str:
         launched = len(capture.kernels)
         return (f"{launched} kernel launch(es) compiled for {capture.target} show none of the "
                 "known IR symptoms.")
-    hops = [f for f in findings if f.kind == "launch-chain"]
-    handed = (f"The launches hand {len(hops)} intermediate buffer(s) through global memory. "
+    hops = [f for f in findings if f.kind in ("launch-chain", "host-code")]
+    handed = (f"The host code around the launches costs extra passes through memory ({len(hops)} finding(s)). "
               if hops else "")
     symptoms = ", ".join(f"{f.evidence['symptom']} at {f.passes[0] if f.passes else '?'}"
                          for f in findings if f.kind == "ir-symptom")

@@ -12,6 +12,7 @@ from .inputs import KernelCounters, ProfileRun
 OCCUPANCY_LOW_PCT = 25.0        # under a quarter of the SM's warp slots: latency is not hidden
 UNIT_BUSY_PCT = 60.0            # DRAM or SM throughput at or above this: that unit is the limiter
 REGISTER_HEAVY = 128            # registers per thread at which register occupancy limits bite
+FEW_WARP_THREADS = 64            # one or two warps per program: few loads in flight per SM
 SMEM_HEAVY_BYTES = 64 * 1024    # shared memory per program at which few programs fit per SM
 # Stall reasons that are not a bottleneck: a warp issuing, or ready and waiting its turn.
 BENIGN_STALLS = {"selected", "not_selected"}
@@ -83,9 +84,12 @@ class CounterFacts:
         return real[0] if real else None
 
     def occupancy_limiter(self) -> str:
-        """What keeps programs off the SMs: grid, registers, shared memory, or unknown."""
+        """What keeps programs off the SMs: grid, warps (one or two per program), registers,
+        shared memory, or unknown."""
         if self.grid_underfills:
             return "grid"
+        if self.threads_per_program is not None and self.threads_per_program <= FEW_WARP_THREADS:
+            return "warps"
         if (self.registers_per_thread or 0) >= REGISTER_HEAVY or self.spills or (
                 self.occupancy_limit_registers is not None and self.occupancy_limit_registers <= 2):
             return "registers"

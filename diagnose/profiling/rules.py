@@ -27,6 +27,12 @@ NON_HOTSPOT_CAP = 0.3        # a size that is not the hotspot never leads the la
 EXCESS_TRAFFIC_FACTOR = 1.5  # DRAM busier than the useful bytes explain by this much: wasted sectors
 TENSOR_CORE_MARGIN = 1.15    # fp32 work at most this far above the fp32 (SIMT) rate: no tensor cores
 UNKNOWN_LIMITER_CONFIDENCE = 0.4  # occupancy low for no reason the counters show: below confirming
+# Launch configuration the counters name outright (programs below the SM count, one or two
+# warps per program) while the hotspot sits this far below its ceiling: the configuration
+# explains the time, so tier 2 can conclude without the IR.
+LAUNCH_CONFIG_LIMITERS = ("grid", "warps")
+FAR_BELOW_PCT = 50.0
+EXPLAINED_CONFIDENCE = 0.85
 
 
 @dataclass
@@ -64,6 +70,7 @@ STALL_FAMILIES = {
 }
 OCCUPANCY_FAMILIES = {
     "grid": ("split-work-across-programs", "cuda-small-grid-underfill"),
+    "warps": ("num-warps-tuning", "cuda-too-few-warps"),
     "registers": ("block-size-tuning", "cuda-register-spills"),
     "shared-memory": ("pipeline-stages", "cuda-smem-limits-occupancy"),
     "unknown": ("autotune-configs", "common-no-autotune"),
@@ -107,6 +114,8 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
         limiter = facts.occupancy_limiter()
         family, card = OCCUPANCY_FAMILIES[limiter]
         conf = 0.6 if hot and facts.units_idle and limiter != "unknown" else 0.4
+        if hot and _configuration_explains(p, facts, limiter):
+            conf = EXPLAINED_CONFIDENCE
         out.append(Finding(
             TIER, "occupancy", card, family,
             f"{facts.kernel} keeps {facts.occupancy_pct:.0f}% of the warp slots busy at size "
@@ -157,7 +166,9 @@ def _hint(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Hint:
         limiter = counters.occupancy_limiter()
         family, card = OCCUPANCY_FAMILIES[limiter]
         # an unknown limiter leaves only the generic fallback: a guess, too weak to confirm one
-        return Hint(family, card, 0.6 if limiter != "unknown" else UNKNOWN_LIMITER_CONFIDENCE,
+        confidence = (EXPLAINED_CONFIDENCE if _configuration_explains(p, counters, limiter)
+                      else 0.6 if limiter != "unknown" else UNKNOWN_LIMITER_CONFIDENCE)
+        return Hint(family, card, confidence,
                     f"occupancy {counters.occupancy_pct:.0f}% with DRAM and SMs idle "
                     f"(limited by {limiter})")
     if p.kernel_class == MEMORY:
@@ -204,11 +215,29 @@ def _memory_hint(p: RooflinePlace, c: CounterFacts | None, ctx: Context) -> Hint
                     "copy bandwidth: sectors are fetched and wasted", ["l2-grouped-ordering"],
                     ["IR/SASS: load vector width and access pattern of the hot loads"])
     if c.grid_underfills:
-        return Hint("split-work-across-programs", "cuda-small-grid-underfill", 0.6,
+        explained = _configuration_explains(p, c, "grid")
+        return Hint("split-work-across-programs", "cuda-small-grid-underfill",
+                    EXPLAINED_CONFIDENCE if explained else 0.6,
                     f"{c.programs} programs for {c.sm_count} SMs")
+    if _configuration_explains(p, c, c.occupancy_limiter()):
+        return Hint("num-warps-tuning", "cuda-too-few-warps", EXPLAINED_CONFIDENCE,
+                    f"{c.threads_per_program} threads per program at "
+                    f"{_pct(c.occupancy_pct)} occupancy: too few loads in flight per SM")
     return Hint("block-size-tuning", "common-block-size", 0.45,
                 f"DRAM only {_pct(c.dram_pct)} busy at occupancy {_pct(c.occupancy_pct)}: too few bytes "
                 "in flight per SM", alternatives, ["IR: loads per program and their vector width"])
+
+
+def _configuration_explains(p: RooflinePlace | None, c: CounterFacts, limiter: str) -> bool:
+    """The launch configuration alone accounts for the time: the counters name a grid or
+    warp limiter and the kernel runs far below its ceiling (at most half of it)."""
+    if p is None or limiter not in LAUNCH_CONFIG_LIMITERS or p.pct_of_ceiling is None:
+        return False
+    if p.pct_of_ceiling >= FAR_BELOW_PCT:
+        return False
+    if limiter == "grid":
+        return bool(c.programs and c.sm_count and c.programs <= c.sm_count / 2)
+    return bool(c.occupancy_low or c.spills)
 
 
 def _compute_hint(p: RooflinePlace, c: CounterFacts | None) -> Hint:

@@ -148,12 +148,17 @@ def _sufficiency(findings: list[Finding]) -> tuple[bool, str]:
 
 
 def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
-           cards_dir: Path | None = None) -> TierResult:
-    """Run tier 1 over one kernel file's source text for `backend` ("cuda" or "ascend")."""
+           cards_dir: Path | None = None,
+           resolved: dict[str, dict[str, int]] | None = None) -> TierResult:
+    """Run tier 1 over one kernel file's source text for `backend` ("cuda" or "ascend").
+
+    `resolved` holds, per kernel, launch values a capture recorded (constexprs, num_warps,
+    num_stages): the detectors use them where the host code computes a value from sizes."""
     started = time.perf_counter()
     if backend not in BACKENDS:
         raise TriageError(f"Unknown backend {backend!r}; use one of {', '.join(BACKENDS)}.")
     module = build_model(source, path, _parse(source, path))
+    module.resolved = dict(resolved or {})
     if not module.kernels:
         return TierResult(TIER, TIER_NAME, skipped=True,
                           skip_reason=f"{path} defines no @triton.jit function.",

@@ -141,8 +141,10 @@ def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
                 matches.append(_whole_row_match(module, kernel, *whole))
             continue
         if total <= UB_BYTES_DOUBLE_BUFFERED or largest is None:
-            continue
+            continue  # with captured sizes: the tile fits, the whole-row worry is ruled out
         confidence = 0.75 if total > UB_BYTES else 0.5
+        if _whole_row_static(module, kernel, shapes) and not _loops(kernel):
+            confidence = max(confidence, 0.6)  # a runtime-sized row, seen at its real size
         matches.append(_match(
             module, kernel, largest[0], "ub-tile", confidence,
             f"`{kernel.name}` keeps about {total // 1024} KB of tiles live (fp32 estimate) "
@@ -152,6 +154,13 @@ def ub_overflow(module: KernelModule, backend: str) -> list[Match]:
              "silently disabled", "msprof: aiv_mte2_ratio and aiv_vec_ratio both low"],
             estimated_bytes=total))
     return matches
+
+
+def _whole_row_static(module: KernelModule, kernel: JitKernel, shapes: ShapeInference) -> bool:
+    """Whether the host code sizes a tile axis as next_power_of_2 of a runtime size."""
+    static = constexpr_values(module, kernel, resolved=False)
+    return any(_whole_dimension_tile(shapes.shape(c, c.lineno) or (), static, c)  # type: ignore[arg-type]
+               for c in _resident_tiles(kernel))
 
 
 def _whole_dimension_tile(shape: tuple, values: dict[str, list[int | str]], call: ast.Call
@@ -228,6 +237,9 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         for where in kernel.calls("where"):
             cond = where.args[0] if where.args else None
+            if isinstance(cond, ast.Name):  # `mask = cols < N` ... `tl.where(mask, ...)`
+                stmts = [s for s in kernel.assigns.get(cond.id, []) if s.lineno < where.lineno]
+                cond = getattr(stmts[0], "value", cond) if len(stmts) == 1 else cond
             if not isinstance(cond, ast.Compare) or "float" in ast.unparse(cond):
                 continue
             if not is_tile(shapes.shape(cond, where.lineno)):

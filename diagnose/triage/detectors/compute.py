@@ -4,6 +4,7 @@ atomics used as a reduction, and matmul program order without L2 grouping."""
 from __future__ import annotations
 
 import ast
+import re
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on, memory_ops, pointer_of
@@ -17,6 +18,28 @@ from diagnose.triage.detectors.model import (
 )
 
 _REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
+
+
+def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
+    """Dot operands bound (through up to `depth` local assignments) to a value converted
+    with .to(tl.float32): the fp16/bf16 tile is widened before the MMA."""
+    found = []
+    for arg in dot.args[:2]:
+        todo, seen = [arg], 0
+        while todo and seen < depth * 4:
+            node = todo.pop()
+            seen += 1
+            if isinstance(node, ast.Call) and call_name(node) == "to" and \
+                    "float32" in ast.unparse(node.args[0] if node.args else node):
+                found.append(ast.unparse(arg))
+                break
+            if isinstance(node, ast.Name):
+                stmts = kernel.assigns.get(node.id, [])
+                todo += [s.value for s in stmts if getattr(s, "value", None) is not None
+                         and s.lineno < dot.lineno]
+            elif isinstance(node, ast.Call) and call_name(node) in ("trans", "permute"):
+                todo += node.args[:1]
+    return found
 
 
 @detector("fp32-dot", ("cuda",))
@@ -33,6 +56,13 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
                 confidence, why = 0.7, "allow_tf32=False forces full fp32 FMA math"
             elif "float32" in text and ".to(" in text:
                 confidence, why = 0.45, "operands are upcast to fp32 before the dot"
+            elif re.search(r"\.to\(tl\.(bfloat16|float16)\)", text):
+                confidence, why = 0.55, ("operands are converted to 16-bit right before the dot "
+                                         "(from fp8 that gives up the fp8 tensor-core rate)")
+            elif _upcast_operands(kernel, dot):
+                names = ", ".join(_upcast_operands(kernel, dot))
+                confidence, why = 0.6, (f"operand(s) {names} are upcast to fp32 before the dot "
+                                        "(twice the registers, no fp16/bf16 tensor-core path)")
             else:
                 continue
             matches.append(_match(
@@ -95,6 +125,20 @@ def _inside_loop(kernel, node: ast.AST) -> bool:
                for loop in ast.walk(kernel.node) if loop is not kernel.node)
 
 
+def _data_addressed(kernel, pointer, line: int) -> bool:
+    from diagnose.triage.detectors.masks import _data_terms
+
+    return pointer is not None and bool(_data_terms(kernel, pointer, line, scalars=True))
+
+
+def _program_dependent(kernel, node: ast.expr) -> bool:
+    """Whether an address uses tl.program_id (directly or through local names)."""
+    names = depends_on(kernel, node)
+    return any(isinstance(n, ast.Call) and call_name(n) in ("program_id", "num_programs")
+               for name in names for st in kernel.assigns.get(name, [])
+               for n in ast.walk(st)) or "program_id" in ast.unparse(node)
+
+
 @detector("atomic-reduction")
 def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -102,12 +146,17 @@ def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         for call in kernel.calls("atomic_add"):
             pointer = pointer_of(call)
+            if _data_addressed(kernel, pointer, call.lineno):
+                continue  # a scatter (histogram, index_add): the scatter-atomics idiom
             scalar_target = shapes.shape(pointer, call.lineno) == ()
             in_loop = _inside_loop(kernel, call)
-            if not (scalar_target or in_loop):
+            # the same addresses for every program: a reduction across programs
+            shared = not _program_dependent(kernel, pointer)
+            if not (scalar_target or in_loop or shared):
                 continue
-            confidence = 0.5 + 0.1 * scalar_target + 0.1 * in_loop
-            where = "one address" if scalar_target else "the output"
+            confidence = min(0.7, 0.5 + 0.1 * scalar_target + 0.1 * in_loop + 0.2 * shared)
+            where = ("one address" if scalar_target else
+                     "the same addresses from every program" if shared else "the output")
             matches.append(_match(
                 module, kernel, call, "atomic-reduction", confidence,
                 f"`tl.atomic_add` in `{kernel.name}` accumulates a reduction into {where}"
@@ -158,3 +207,112 @@ def tile_shape_of_loads(kernel) -> list[tuple]:
         if is_tile(shape):
             out.append((op, shape))
     return out
+
+
+@detector("fp64-math", ("cuda",))
+def fp64_math(module: KernelModule, backend: str) -> list[Match]:
+    """Values converted to tl.float64 inside a kernel: fp64 runs at a fraction of the fp32
+    rate and doubles the registers and bytes of everything it touches."""
+    matches = []
+    for kernel in module.kernels.values():
+        casts = [c for c in kernel.calls("to", "cast") if "float64" in ast.unparse(c)]
+        if not casts:
+            continue
+        matches.append(_match(
+            module, kernel, casts[0], "fp64-math", 0.7,
+            f"`{kernel.name}` converts values to tl.float64 ({len(casts)} place(s), first "
+            f"`{ast.unparse(casts[0])[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
+            ["PTX: f64 instructions in the hot path",
+             "task: the tolerance is met with fp32 math"], casts=len(casts)))
+    return matches
+
+
+def _is_accumulator_of_dot(kernel, value: ast.expr) -> bool:
+    """`acc` bound to tl.dot(..., acc) / acc += tl.dot(...) inside a loop."""
+    names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Call) and call_name(n) == "dot"
+               for name in names for s in kernel.assigns.get(name, [])
+               for n in ast.walk(s))
+
+
+@detector("split-k-atomics", ("cuda",))
+def split_k_atomics(module: KernelModule, backend: str) -> list[Match]:
+    """A GEMM whose programs split K and add their dot accumulators into C with atomics: fp32
+    read-modify-writes of the whole output per split, an fp32 buffer and usually a cast pass."""
+    matches = []
+    for kernel in module.kernels.values():
+        for call in kernel.calls("atomic_add"):
+            value = call.args[1] if len(call.args) > 1 else kwarg(call, "val")
+            if value is None or not _is_accumulator_of_dot(kernel, value):
+                continue
+            matches.append(_match(
+                module, kernel, call, "split-k-atomics", 0.75,
+                f"`{kernel.name}` splits K across programs and adds each dot accumulator into "
+                "the output with `tl.atomic_add`: every split re-reads and re-writes the fp32 "
+                "output tile, which also needs zeroing and a cast; with enough output tiles to "
+                "fill the GPU, one program per tile looping over all of K is faster.",
+                ["PTX: red.global.add.f32 of the accumulator tile",
+                 "profile: output tiles at least the SM count without the split"]))
+    return matches
+
+
+def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
+    """tl.sum(v[:, None] * W, axis=...) (or W * v[None, :]): a matrix-vector product written
+    as broadcast-multiply-reduce."""
+    arg = call.args[0] if call.args else None
+    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
+        arg = arg.func.value
+    if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)):
+        return False
+    subs = [n for n in (arg.left, arg.right) if isinstance(n, ast.Subscript)
+            and "None" in ast.unparse(n.slice)]
+    return len(subs) == 1
+
+
+@detector("matvec-per-row", ("cuda",))
+def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
+    """Each program multiplies one row (a token) by a weight tile with broadcast-multiply-sum:
+    no tl.dot, so no tensor cores, and the weight is re-read by every row's program."""
+    matches = []
+    for kernel in module.kernels.values():
+        if kernel.calls("dot"):
+            continue
+        for call in kernel.calls("sum"):
+            if not _broadcast_product_sum(kernel, call):
+                continue
+            matches.append(_match(
+                module, kernel, call, "matvec-per-row", 0.7,
+                f"`{kernel.name}` computes a matrix-vector product per program "
+                f"(`{ast.unparse(call)[:60]}`): every row re-reads the weight tile and the "
+                "math runs on CUDA cores; a tile of rows times the weight with tl.dot reads it "
+                "once per tile and uses tensor cores.",
+                ["profile: weight bytes re-read once per row",
+                 "SASS: FFMA reduction instead of HMMA/WGMMA"]))
+            break
+    return matches
+
+
+@detector("scan-last-axis", ("ascend",))
+def scan_last_axis(module: KernelModule, backend: str) -> list[Match]:
+    """tl.cumsum / tl.associative_scan along a tile's last (contiguous) axis on the NPU: the
+    scan is a serial chain along the vector lanes; scanning along the leading axis of a
+    [rows, cols] tile runs the chain across rows with full vectors."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls("cumsum", "cumprod", "associative_scan"):
+            shape = shapes.shape(call.args[0], call.lineno) if call.args else None
+            axis_node = kwarg(call, "axis") or (call.args[1] if len(call.args) > 1 else None)
+            if not shape or not isinstance(axis_node, ast.Constant | ast.UnaryOp):
+                continue
+            axis = ast.literal_eval(axis_node)
+            if not isinstance(axis, int) or axis % len(shape) != len(shape) - 1:
+                continue
+            matches.append(_match(
+                module, kernel, call, "scan-last-axis", 0.65,
+                f"`tl.{call_name(call)}` in `{kernel.name}` scans along the tile's last axis: "
+                "on the NPU that is a serial chain across the vector lanes; scan a "
+                "[rows, cols] tile along its leading axis (load it transposed, or process "
+                "several rows per program) so each step is one full vector.",
+                ["msprof: vector unit busy with short instructions, low vec_ratio"]))
+    return matches

@@ -12,8 +12,10 @@ from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     Launch,
+    ShapeInference,
     call_name,
     evaluate,
+    launch_value,
     launcher_env,
     names_in,
 )
@@ -50,11 +52,26 @@ def _block_values(module: KernelModule, launch: Launch) -> dict[str, int | str]:
     for param in kernel.params:
         if not param.constexpr:
             continue
-        expr = launch.args.get(param.name, param.default)
-        value = evaluate(expr, env)  # type: ignore[arg-type]
+        value = launch_value(module, launch, param.name, env)
         if value is not None:
             values[param.name] = value
     return values
+
+
+WGMMA_ROWS = 64  # rows of a warp-group MMA tile on sm_90
+
+
+def _dot_rows_below_wgmma(kernel: JitKernel, values: dict[str, int | str]) -> int | None:
+    """Rows (M) of a tl.dot's first operand when they resolve below WGMMA_ROWS."""
+    shapes = ShapeInference(kernel)
+    for dot in kernel.calls("dot"):
+        shape = shapes.shape(dot.args[0], dot.lineno) if dot.args else None
+        if not shape or len(shape) != 2:
+            continue
+        rows = shape[0] if isinstance(shape[0], int) else values.get(str(shape[0]))
+        if isinstance(rows, int) and rows < WGMMA_ROWS:
+            return rows
+    return None
 
 
 @detector("block-size")
@@ -75,17 +92,29 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                        if in_arange else "; tiles that are not powers of two waste lanes."),
                     ["compile: the kernel builds at this block size"] if in_arange else
                     ["profile: timing at a power-of-two block size"], param=name, value=value))
+        small_dot = _dot_rows_below_wgmma(kernel, values) if backend == "cuda" else None
+        if small_dot is not None:
+            matches.append(_launch_match(
+                module, launch, "block-size", 0.6,
+                f"`{launch.kernel}` multiplies tiles of {small_dot} rows in `tl.dot`: a Hopper "
+                f"warp-group MMA (wgmma) needs at least {WGMMA_ROWS} rows per program, so the dot "
+                "falls back to the older mma path with more, smaller programs.",
+                ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
+                dot_rows=small_dot))
         tile = [values.get(n) for n in extents]
         if tile and all(isinstance(v, int) for v in tile):
             elements = 1
             for v in tile:
                 elements *= v  # type: ignore[operator]
-            if elements < 128:
+            warps = launch_value(module, launch, "num_warps")
+            threads = 32 * (warps if isinstance(warps, int) else 4)
+            if elements < 128 or elements <= threads:
                 matches.append(_launch_match(
-                    module, launch, "block-size", 0.7 if elements < 32 else 0.55,
+                    module, launch, "block-size", 0.7 if elements < 32 else 0.6,
                     f"`{launch.kernel}` is launched with a {elements}-element tile "
-                    f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}): "
-                    "too small to keep a warp's lanes and the memory system busy.",
+                    f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) for "
+                    f"{threads} threads: at most one element per thread, too small to keep the "
+                    "lanes busy or to vectorise a single access.",
                     ["profile: achieved bandwidth far below peak at the large size",
                      "profile: programs launched far exceed the SM/core count"],
                     tile_elements=elements))
@@ -129,7 +158,7 @@ def num_stages_one(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
         kernel = module.kernels[launch.kernel]
-        stages = evaluate(launch.options.get("num_stages"), launcher_env(module, launch))  # type: ignore[arg-type]
+        stages = launch_value(module, launch, "num_stages")
         config_stages = [c.get("num_stages") for c in kernel.configs]
         from_configs = bool(config_stages) and all(
             isinstance(s, int) and s <= 1 for s in config_stages)
@@ -152,7 +181,7 @@ def num_stages_one(module: KernelModule, backend: str) -> list[Match]:
 def num_warps_exceed_tile(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
-        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        warps = launch_value(module, launch, "num_warps")
         if not isinstance(warps, int):
             continue
         kernel = module.kernels[launch.kernel]
@@ -184,7 +213,7 @@ def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
     thread: the per-thread share of the tile grows with the row."""
     matches = []
     for launch in module.launches:
-        warps = evaluate(launch.options.get("num_warps"), launcher_env(module, launch))  # type: ignore[arg-type]
+        warps = launch_value(module, launch, "num_warps")
         if not isinstance(warps, int) or warps > FEW_WARPS:
             continue
         values = _block_values(module, launch)
@@ -259,14 +288,96 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
                     scratch = shared - _returned(launches[0].launcher)  # type: ignore[arg-type]
+                    # Both launches also read the same input: the second pass re-reads it.
+                    inputs = {a.arg for a in launches[0].launcher.args.args}  # type: ignore[union-attr]
+                    reread = (_bound_names(module, earlier, written=False) & later_names
+                              & inputs) - shared
                     matches.append(_launch_match(
-                        module, later, "multi-launch", 0.75 if scratch else 0.55,
+                        module, later, "multi-launch", 0.75 if scratch or reread else 0.55,
                         f"`{earlier.kernel}` (line {earlier.line}) writes "
                         f"{', '.join(sorted(shared))} to global memory only for "
-                        f"`{later.kernel}` to read it back: one fused kernel would skip the "
-                        "round trip and a launch.",
+                        f"`{later.kernel}` to read it back"
+                        + (f", and both read {', '.join(sorted(reread))} from memory"
+                           if reread else "")
+                        + ": one fused kernel would skip the round trip and a launch.",
                         ["profile: the intermediate's bytes are a large share of total bytes",
                          "profile: per-launch overhead at the small size"],
                         buffers=sorted(shared), first_launch=earlier.line))
                     break
+        if not any(m.line in {launch.line for launch in launches} for m in matches):
+            matches += _rereads(module, launches)
+    return matches
+
+
+def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
+    """Separate launches (not a loop) that read the same input of the launcher: each reads
+    it from memory again, where one fused kernel reads it once."""
+    launcher = launches[0].launcher
+    if launcher is None or _in_host_loop(launches[0]):
+        return []
+    inputs = {a.arg for a in launcher.args.args}
+    for i, later in enumerate(launches[1:], start=1):
+        for earlier in launches[:i]:
+            both = (_bound_names(module, earlier, written=False)
+                    & _bound_names(module, later, written=False) & inputs)
+            same_call = [ast.unparse(a) for a in earlier.call.args] == \
+                [ast.unparse(a) for a in later.call.args]
+            if both and not same_call:  # the same call twice repeats work, it re-reads nothing new
+                return [_launch_match(
+                    module, later, "multi-launch", 0.6,
+                    f"`{earlier.kernel}` (line {earlier.line}) and `{later.kernel}` both read "
+                    f"{', '.join(sorted(both))} from global memory: separate launches over the "
+                    "same input, where one fused kernel reads it once and skips a launch.",
+                    ["profile: bytes moved well above the task's useful bytes"],
+                    buffers=sorted(both), first_launch=earlier.line)]
+    return []
+
+
+HOPPER_SMS = 132          # SMs of an H100/H200, the sm_90 parts the IR is captured for
+UNDERFILL_FRACTION = 0.5  # programs below this share of the SMs: at least half the GPU idles
+
+
+def _programs(module: KernelModule, launch: Launch) -> int | None:
+    """Programs a launch starts: the grid evaluated in the host code, else the captured one."""
+    grid = launch.grid.elts if isinstance(launch.grid, ast.Tuple | ast.List) else [launch.grid]
+    env = launcher_env(module, launch)
+    values = [evaluate(e, env) for e in grid]  # type: ignore[arg-type]
+    if values and all(isinstance(v, int) for v in values):
+        total = 1
+        for v in values:
+            total *= v  # type: ignore[operator]
+        return total
+    return module.resolved.get(launch.kernel, {}).get("programs")
+
+
+def _in_host_loop(launch: Launch) -> bool:
+    return launch.launcher is not None and any(
+        isinstance(n, ast.For | ast.While) and any(c is launch.call for c in ast.walk(n))
+        for n in ast.walk(launch.launcher))
+
+
+@detector("small-grid", ("cuda",))
+def small_grid(module: KernelModule, backend: str) -> list[Match]:
+    """A launch of fewer programs than the GPU has SMs, each looping over its share: the
+    grid, not the code inside, leaves most of the machine idle."""
+    matches = []
+    for launch in module.launches:
+        programs = _programs(module, launch)
+        if programs is None or programs >= HOPPER_SMS:
+            continue
+        kernel = module.kernels[launch.kernel]
+        loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
+        if not loops:
+            continue  # one tile per program: a small problem, not a small grid
+        if _in_host_loop(launch):
+            continue  # a small grid per iteration of a host loop: the loop is the idiom
+        few = programs < UNDERFILL_FRACTION * HOPPER_SMS
+        matches.append(_launch_match(
+            module, launch, "small-grid", 0.75 if few else 0.6,
+            f"`{launch.kernel}` is launched with {programs} programs for the {HOPPER_SMS} SMs of "
+            "an H100/H200, and each program loops over its share: "
+            f"{HOPPER_SMS - programs} SMs idle while the busy ones have one program's warps to "
+            "hide memory latency.",
+            ["profile: programs launched below the SM count at the measured size",
+             "ncu: achieved occupancy and DRAM throughput low"], programs=programs))
     return matches

@@ -201,6 +201,8 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             if found is None:
                 continue
             confidence, multiplier, transposed = found
+            if transposed and backend == "ascend" and call_name(op) == "load":
+                continue  # the transposed-tile detector's idiom: load contiguous, transpose on chip
             if transposed and backend == "cuda":
                 confidence = 0.4  # coalesced along the other axis, paid for in convert_layout
             needed = (["PTX: scalar ld.global.b32 per element and ncu: "
@@ -324,6 +326,19 @@ def _is_range_loop(loop: ast.For) -> bool:
         "range", "static_range"}
 
 
+def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For,
+                       ops: list[ast.Call], ptr_shapes: list) -> bool:
+    """A loop over single elements that also touches tiles: per step a scalar load indexed by
+    the loop variable (a table lookup) and a tile reduced to one value (`tl.sum(..., axis=0)`
+    of a 1-D tile)."""
+    target = loop.target.id if isinstance(loop.target, ast.Name) else ""
+    scalar_lookup = any(shape == () and target in depends_on(kernel, pointer_of(c))  # type: ignore[arg-type]
+                        for c, shape in zip(ops, ptr_shapes, strict=True) if call_name(c) == "load")
+    reduced = any(isinstance(n, ast.Call) and call_name(n) in ("sum", "max")
+                  and shapes.shape(n, n.lineno) == () for stmt in loop.body for n in ast.walk(stmt))
+    return _is_range_loop(loop) and scalar_lookup and reduced
+
+
 @detector("scalar-loop")
 def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -339,12 +354,24 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
                 continue
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
+                if _element_step_loop(kernel, shapes, loop, ops, ptr_shapes):
+                    matches.append(_match(
+                        module, kernel, loop, "scalar-loop", 0.65,
+                        f"`{kernel.name}` walks elements one at a time in "
+                        f"`{ast.unparse(loop.iter)}`: each step loads a scalar indexed by the "
+                        "loop and reduces its tile to a single value, a chain of dependent, "
+                        "latency-bound steps instead of one tile of elements per step.",
+                        ["TTIR: scalar tt.load and a reduction to a scalar inside scf.for",
+                         "profile: time grows with the trip count at low bandwidth"],
+                        loop_bound=ast.unparse(loop.iter)))
                 continue
             if not any(loop.target.id in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
             bound = ast.unparse(loop.iter)
+            # a trip count from the tile size or from a size argument: the loop walks the
+            # elements of a slice one by one
             element_wise = "BLOCK" in bound.upper() or any(
-                p.constexpr and p.name in bound for p in kernel.params)
+                p.name in names_in(loop.iter) for p in kernel.params)
             loads = any(call_name(c) == "load" for c in ops)
             tile_work = any(is_tile(shapes.shape(n.value, n.lineno)) for stmt in loop.body
                             for n in ast.walk(stmt) if isinstance(n, ast.Assign))
@@ -368,8 +395,10 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         loaded = {name for name, stmts in kernel.assigns.items()
                   if any(isinstance(getattr(s, "value", None), ast.Call)
-                         and call_name(s.value) == "load" for s in stmts)}  # type: ignore[attr-defined]
+                         and call_name(s.value) in ("load", "where") for s in stmts)}  # type: ignore[attr-defined]
         for op in memory_ops(kernel):
+            # an index read from memory, or chosen per element by tl.where (a partner index):
+            # either way the offset analysis cannot prove the access structured
             deps = depends_on(kernel, pointer_of(op)) & loaded  # type: ignore[arg-type]
             tiles = sorted(d for d in deps
                            if is_tile(shapes.shape(ast.Name(d, ast.Load(), lineno=op.lineno),
@@ -379,9 +408,9 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
             masked = kwarg(op, "mask") is not None
             matches.append(_match(
                 module, kernel, op, "indirect-access", 0.7 if masked else 0.6,
-                f"`{call_name(op)}` in `{kernel.name}` addresses memory through the loaded "
-                f"index tile {', '.join(tiles)}: a discrete gather the NPU runs element by "
-                "element.",
+                f"`{call_name(op)}` in `{kernel.name}` addresses memory through the index "
+                f"tile {', '.join(tiles)} (loaded, or selected per element): a discrete gather "
+                "the NPU runs element by element.",
                 ["TTIR after discrete-mask-access-conversion / triton-to-unstructure: scf.for "
                  "of scalar loads", "msprof: aiv_scalar_ratio high, aiv_mte2_ratio low"],
                 index_tiles=tiles, masked=masked))

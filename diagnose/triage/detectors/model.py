@@ -96,6 +96,9 @@ class KernelModule:
     kernels: dict[str, JitKernel]
     launches: list[Launch]
     constants: dict[str, int]
+    # What a launch really used, per kernel (constexprs, num_warps, num_stages, programs), when
+    # tier 3 captured it: fills in values the host code computes from runtime sizes.
+    resolved: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def snippet(self, node: ast.AST) -> str:
         line = getattr(node, "lineno", 0)
@@ -203,7 +206,7 @@ def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | 
     for param, value in zip(kernel.params, call.args, strict=False):
         args[param.name] = value
     options: dict[str, ast.expr] = {}
-    for kw in call.keywords:
+    for kw in _keywords(call, launcher):
         if kw.arg is None:
             continue
         if kernel.param(kw.arg) is not None:
@@ -211,6 +214,30 @@ def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | 
         else:
             options[kw.arg] = kw.value
     return Launch(kernel.name, call, call.func.slice, args, options, launcher, call.lineno)
+
+
+def _keywords(call: ast.Call, launcher: ast.FunctionDef | None) -> list[ast.keyword]:
+    """The call's keywords with `**cfg` expanded when cfg is a dict literal or dict(...) call
+    bound in the launcher (`cfg = dict(num_warps=8)`; `kernel[grid](..., **cfg)`)."""
+    out: list[ast.keyword] = []
+    for kw in call.keywords:
+        value = kw.value
+        if kw.arg is None and isinstance(value, ast.Name) and launcher is not None:
+            value = _last_binding(launcher, value.id, call.lineno) or value
+        if kw.arg is None and isinstance(value, ast.Dict):
+            out += [ast.keyword(k.value, v) for k, v in zip(value.keys, value.values, strict=True)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        elif kw.arg is None and isinstance(value, ast.Call) and call_name(value) == "dict":
+            out += [k for k in value.keywords if k.arg]
+        else:
+            out.append(kw)
+    return out
+
+
+def _last_binding(fn: ast.FunctionDef, name: str, line: int) -> ast.expr | None:
+    binds = [n for n in ast.walk(fn) if isinstance(n, ast.Assign) and n.lineno < line
+             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return max(binds, key=lambda n: n.lineno).value if binds else None
 
 
 def _int_constants(module: ast.Module) -> dict[str, int]:
@@ -249,6 +276,12 @@ def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
         return node.value
     if isinstance(node, ast.Name):
         return env.get(node.id)
+    if isinstance(node, ast.IfExp):
+        body, orelse = evaluate(node.body, env), evaluate(node.orelse, env)
+        test = _truth(node.test, env)
+        if test is not None:
+            return body if test else orelse
+        return body if body == orelse else None
     if isinstance(node, ast.BinOp):
         left, right = evaluate(node.left, env), evaluate(node.right, env)
         if isinstance(left, int) and isinstance(right, int):
@@ -266,6 +299,19 @@ def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
         if name in {"min", "max"} and POW2_UNKNOWN in values:
             return POW2_UNKNOWN
     return None
+
+
+def _truth(node: ast.expr, env: dict[str, int]) -> bool | None:
+    """The value of a comparison of known integers (`n >= 4096`), else None."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    left, right = evaluate(node.left, env), evaluate(node.comparators[0], env)
+    if not (isinstance(left, int) and isinstance(right, int)):
+        return None
+    ops = {ast.Lt: int.__lt__, ast.LtE: int.__le__, ast.Gt: int.__gt__, ast.GtE: int.__ge__,
+           ast.Eq: int.__eq__, ast.NotEq: int.__ne__}
+    compare = ops.get(type(node.ops[0]))
+    return compare(left, right) if compare else None
 
 
 def _binop(op: ast.operator, a: int, b: int) -> int | None:
@@ -288,21 +334,132 @@ def _binop(op: ast.operator, a: int, b: int) -> int | None:
 
 
 def launcher_env(module: KernelModule, launch: Launch) -> dict[str, int | str]:
-    """Constants visible at a launch: module constants plus the launcher's local assignments."""
-    env: dict[str, int | str] = dict(module.constants)
+    """Constants visible at a launch: a small constant propagation over the host code.
+
+    Module constants, then the launcher's parameters (their defaults, or the constant every
+    call site in the file passes, evaluated in its caller), then its assignments before the
+    launch in source order (tuple unpacking and `x: int = ...` included); a name assigned
+    twice keeps the later value, as the launch sees it."""
     if launch.launcher is None:
-        return env
-    for node in ast.walk(launch.launcher):
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.lineno < launch.line):
-            value = evaluate(node.value, env)  # type: ignore[arg-type]
-            if value is not None:
-                env[node.targets[0].id] = value
+        return dict(module.constants)
+    return function_env(module, launch.launcher, launch.line)
+
+
+CALLER_DEPTH = 3  # how many host-function calls a launch value is followed through
+
+
+def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
+                 depth: int = CALLER_DEPTH) -> dict[str, int | str]:
+    """Integer (or POW2_UNKNOWN) values of names in `fn` just before `line`."""
+    env: dict[str, int | str] = dict(module.constants)
+    env.update(_parameter_values(module, fn, depth))
+    for target, value in _assignments_before(fn, line):
+        result = evaluate(value, env) if value is not None else None  # type: ignore[arg-type]
+        if result is not None:
+            env[target] = result
+        else:
+            env.pop(target, None)  # reassigned to something unknown: the old value is stale
     return env
 
 
-def constexpr_values(module: KernelModule, kernel: JitKernel) -> dict[str, list[int | str]]:
-    """Every value each constexpr parameter may take: launches, autotune configs, defaults."""
+def _assignments_before(fn: ast.FunctionDef, line: int) -> list[tuple[str, ast.expr | None]]:
+    """(name, value) of the assignments in `fn` before `line`, in source order."""
+    found: list[tuple[int, int, str, ast.expr | None]] = []
+    for node in ast.walk(fn):
+        if getattr(node, "lineno", line) >= line:
+            continue
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                found += [(node.lineno, node.col_offset, n, v) for n, v in _unpack(target, node.value)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found.append((node.lineno, node.col_offset, node.target.id, node.value))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            found.append((node.lineno, node.col_offset, node.target.id,
+                          ast.BinOp(ast.Name(node.target.id), node.op, node.value)))
+    return [(name, value) for _, _, name, value in sorted(found, key=lambda f: (f[0], f[1]))]
+
+
+def _unpack(target: ast.expr, value: ast.expr) -> list[tuple[str, ast.expr | None]]:
+    if isinstance(target, ast.Name):
+        return [(target.id, value)]
+    if isinstance(target, ast.Tuple | ast.List):
+        names = target.elts
+        values = value.elts if isinstance(value, ast.Tuple | ast.List) else []
+        if len(values) == len(names):
+            return [pair for t, v in zip(names, values, strict=True) for pair in _unpack(t, v)]
+        return [(n.id, None) for t in names for n in ast.walk(t) if isinstance(n, ast.Name)]
+    return []
+
+
+def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
+                      depth: int) -> dict[str, int | str]:
+    """Parameters of a host function with a known value: the one every call in the file
+    passes (evaluated in the calling function), else the default."""
+    args = fn.args.args + fn.args.kwonlyargs
+    positional = [a.arg for a in fn.args.args]
+    defaults = dict(zip(positional[len(positional) - len(fn.args.defaults):], fn.args.defaults,
+                        strict=True))
+    defaults |= {a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
+                 if d is not None}
+    passed: dict[str, set[int | str | None]] = {}
+    for call, caller in _calls_of(module.tree, fn.name) if depth > 0 else []:
+        env = (function_env(module, caller, call.lineno, depth - 1) if caller is not None
+               else dict(module.constants))
+        for i, arg in enumerate(call.args):
+            if i < len(positional) and not isinstance(arg, ast.Starred):
+                passed.setdefault(positional[i], set()).add(evaluate(arg, env))  # type: ignore[arg-type]
+        for kw in call.keywords:
+            if kw.arg:
+                passed.setdefault(kw.arg, set()).add(evaluate(kw.value, env))  # type: ignore[arg-type]
+    values: dict[str, int | str] = {}
+    for a in args:
+        seen = passed.get(a.arg, set())
+        if len(seen) == 1 and None not in seen:
+            values[a.arg] = next(iter(seen))  # type: ignore[assignment]
+        elif not seen and a.arg in defaults:
+            value = evaluate(defaults[a.arg], module.constants)  # type: ignore[arg-type]
+            if value is not None:
+                values[a.arg] = value
+    return values
+
+
+def _calls_of(tree: ast.Module, name: str) -> list[tuple[ast.Call, ast.FunctionDef | None]]:
+    """Calls of the host function `name` with the function each call sits in (None: module)."""
+    found: list[tuple[ast.Call, ast.FunctionDef | None]] = []
+
+    def visit(node: ast.AST, inside: ast.FunctionDef | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            here = child if isinstance(child, ast.FunctionDef) else inside
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Name)
+                    and child.func.id == name and inside is not None and inside.name != name):
+                found.append((child, inside))
+            elif isinstance(child, ast.Call) and isinstance(child.func, ast.Name) \
+                    and child.func.id == name and inside is None:
+                found.append((child, None))
+            visit(child, here)
+
+    visit(tree, None)
+    return found
+
+
+def launch_value(module: KernelModule, launch: Launch, name: str,
+                 env: dict[str, int | str] | None = None) -> int | str | None:
+    """The value of a kernel parameter or launch option (num_warps, num_stages) at `launch`:
+    from the host code when it is a constant there, else what the capture recorded."""
+    kernel = module.kernels[launch.kernel]
+    param = kernel.param(name)
+    expr = launch.args.get(name, param.default if param else None) if param else \
+        launch.options.get(name)
+    value = evaluate(expr, env if env is not None else launcher_env(module, launch))  # type: ignore[arg-type]
+    if value is None or value == POW2_UNKNOWN:
+        value = module.resolved.get(launch.kernel, {}).get(name, value)
+    return value
+
+
+def constexpr_values(module: KernelModule, kernel: JitKernel,
+                     resolved: bool = True) -> dict[str, list[int | str]]:
+    """Every value each constexpr parameter may take: launches (with `resolved`, filled in from
+    the capture where the host code computes them), autotune configs, defaults."""
     values: dict[str, list[int | str]] = {}
     for param in kernel.params:
         if not param.constexpr:
@@ -310,7 +467,8 @@ def constexpr_values(module: KernelModule, kernel: JitKernel) -> dict[str, list[
         seen: list[int | str] = []
         for launch in module.launches:
             if launch.kernel == kernel.name and param.name in launch.args:
-                value = evaluate(launch.args[param.name], launcher_env(module, launch))  # type: ignore[arg-type]
+                value = (launch_value(module, launch, param.name) if resolved else
+                         evaluate(launch.args[param.name], launcher_env(module, launch)))  # type: ignore[arg-type]
                 if value is not None:
                     seen.append(value)
         seen += [c[param.name] for c in kernel.configs

@@ -1,0 +1,171 @@
+"""Detectors over the launcher's host code, the part of a kernel's cost the @triton.jit
+functions do not show: dtype casts and layout copies around the launches (`.float()`,
+`.to(torch.float32)`, `.contiguous()`, a cast-only kernel) and launches inside Python loops."""
+
+from __future__ import annotations
+
+import ast
+
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.launch import _launch_match
+from diagnose.triage.detectors.memory import memory_ops
+from diagnose.triage.detectors.model import JitKernel, KernelModule, Launch, call_name, names_in
+
+CAST_METHODS = {"float", "half", "bfloat16", "double"}
+COPY_METHODS = {"contiguous", "clone", "repeat_interleave", "repeat"}
+DTYPE_WORDS = ("float", "half", "bfloat16", "double", "int")
+
+
+def _host_functions(module: KernelModule) -> list[ast.FunctionDef]:
+    """Functions of the file that launch a kernel, and the helpers they call that do."""
+    return list({id(launch.launcher): launch.launcher for launch in module.launches
+                 if launch.launcher is not None}.values())
+
+
+def _is_cast(call: ast.Call) -> bool:
+    """`x.float()`, `x.to(torch.float32)`, `x.to(dtype=...)` on a tensor (not a kernel op)."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    if call.func.attr in CAST_METHODS and not call.args:
+        return True
+    if call.func.attr == "to":
+        args = [ast.unparse(a) for a in call.args] + [ast.unparse(k.value) for k in call.keywords
+                                                      if k.arg == "dtype"]
+        return any(a.startswith("torch.") and any(w in a for w in DTYPE_WORDS) for a in args)
+    return False
+
+
+def _cast_only(kernel: JitKernel) -> bool:
+    """A kernel that loads a tile and stores it converted with .to(...), with no loop and no
+    other work: a dtype cast done as its own pass through memory."""
+    if any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node)):
+        return False
+    ops = memory_ops(kernel)
+    loads = [o for o in ops if call_name(o) == "load"]
+    stores = [o for o in ops if call_name(o) == "store"]
+    if len(loads) != 1 or len(stores) != 1 or len(stores[0].args) < 2:
+        return False
+    value = stores[0].args[1]
+    if isinstance(value, ast.Name):
+        stmts = kernel.assigns.get(value.id, [])
+        value = getattr(stmts[-1], "value", value) if len(stmts) == 1 else value
+    if not (isinstance(value, ast.Call) and call_name(value) == "to"):
+        return False
+    inner = value.func.value if isinstance(value.func, ast.Attribute) else None
+    if isinstance(inner, ast.Name):
+        stmts = kernel.assigns.get(inner.id, [])
+        inner = getattr(stmts[-1], "value", inner) if len(stmts) == 1 else inner
+    return isinstance(inner, ast.Call) and call_name(inner) == "load"
+
+
+@detector("host-casts")
+def host_casts(module: KernelModule, backend: str) -> list[Match]:
+    """Dtype conversions done around the launches: each is a full pass over the tensor
+    through HBM (read and write) that the kernel could do in registers on load or store."""
+    matches = []
+    for fn in _host_functions(module):
+        casts = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and _is_cast(n)]
+        for call in casts[:1]:
+            launch = _first_launch(module, fn)
+            matches.append(_launch_match(
+                module, launch, "host-casts", 0.7,
+                f"`{fn.name}` converts a tensor's dtype in host code (`{ast.unparse(call)[:60]}`"
+                f", line {call.lineno}) around the launch of `{launch.kernel}`: an extra read "
+                "and write of the whole tensor, where the kernel could load the original dtype "
+                "and convert in registers.",
+                ["profile: a copy/cast kernel beside the Triton kernel in the trace",
+                 "profile: bytes moved above the task's useful bytes"],
+                casts=[ast.unparse(c)[:80] for c in casts[:4]], cast_line=call.lineno))
+    for launch in module.launches:
+        if _cast_only(module.kernels[launch.kernel]) and len(module.launches) > 1:
+            matches.append(_launch_match(
+                module, launch, "host-casts", 0.8,
+                f"`{launch.kernel}` only converts a tensor's dtype (one load, one store): a "
+                "separate pass through HBM the neighbouring kernel could do on its own load or "
+                "store.", ["profile: the cast kernel's time beside the main kernel"],
+                cast_kernel=launch.kernel))
+    return matches
+
+
+def _first_launch(module: KernelModule, fn: ast.FunctionDef) -> Launch:
+    return min((launch for launch in module.launches if launch.launcher is fn),
+               key=lambda launch: launch.line)
+
+
+@detector("host-copies")
+def host_copies(module: KernelModule, backend: str) -> list[Match]:
+    """`.contiguous()` / `.clone()` of a launch argument: a full copy the kernel could avoid
+    by taking the strides."""
+    matches = []
+    for fn in _host_functions(module):
+        launches = [launch for launch in module.launches if launch.launcher is fn]
+        passed = {n for launch in launches for a in launch.args.values() for n in names_in(a)}
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and (node.func.attr in COPY_METHODS or _reshape_of_expand(node))):
+                continue
+            if not _bound_to(fn, node) & passed and not _inline_argument(node, launches):
+                continue  # a copy of something the kernel never reads (the returned result)
+            matches.append(_launch_match(
+                module, launches[0], "host-copies", 0.55,
+                f"`{fn.name}` copies a launch argument (`{ast.unparse(node)[:60]}`, line "
+                f"{node.lineno}) before launching `{launches[0].kernel}`: a full read and "
+                "write of the tensor; passing its strides lets the kernel read it in place.",
+                ["profile: a copy kernel beside the Triton kernel in the trace"],
+                copy_line=node.lineno))
+            break
+    return matches
+
+
+def _reshape_of_expand(call: ast.Call) -> bool:
+    """`t[:, :, None].expand(...).reshape(...)`: reshaping a broadcast view materialises it."""
+    inner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return (isinstance(call.func, ast.Attribute) and call.func.attr in ("reshape", "flatten")
+            and isinstance(inner, ast.Call) and call_name(inner) == "expand")
+
+
+def _bound_to(fn: ast.FunctionDef, call: ast.Call) -> set[str]:
+    """Names an assignment binds the copy to (`a, b = (t.contiguous() for t in ...)` too)."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and any(c is call for c in ast.walk(node.value)):
+            return {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return set()
+
+
+def _inline_argument(call: ast.Call, launches: list[Launch]) -> bool:
+    return any(c is call for launch in launches for a in launch.args.values() for c in ast.walk(a))
+
+
+@detector("launch-loop")
+def launch_loop(module: KernelModule, backend: str) -> list[Match]:
+    """A kernel launched inside a Python loop of the host code: one launch (and its host
+    overhead) per iteration, each a small grid, where one launch with the loop as a grid axis
+    (or a loop inside the kernel) does the same work."""
+    matches = []
+    for launch in module.launches:
+        if launch.launcher is None:
+            continue
+        loop = _enclosing_loop(launch.launcher, launch.call)
+        if loop is None:
+            continue
+        matches.append(_launch_match(
+            module, launch, "launch-loop", 0.7,
+            f"`{launch.kernel}` is launched inside a Python loop (`{_loop_head(loop)}`, line "
+            f"{loop.lineno}) of `{launch.launcher.name}`: one launch per iteration, each paying "
+            "the launch cost and filling the GPU for a fraction of the work.",
+            ["capture: the kernel launched several times per call",
+             "profile: per-launch overhead a large share of the call's time"],
+            loop_line=loop.lineno))
+    return matches
+
+
+def _enclosing_loop(fn: ast.FunctionDef, call: ast.Call) -> ast.For | ast.While | None:
+    loops = [n for n in ast.walk(fn) if isinstance(n, ast.For | ast.While)
+             and any(c is call for c in ast.walk(n))]
+    return loops[-1] if loops else None
+
+
+def _loop_head(loop: ast.For | ast.While) -> str:
+    if isinstance(loop, ast.For):
+        return f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}"[:60]
+    return f"while {ast.unparse(loop.test)}"[:60]

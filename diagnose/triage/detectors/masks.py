@@ -1,0 +1,314 @@
+"""Detectors of accesses whose mask or address comes from loaded data, or whose mask the
+Ascend mask analysis cannot read: data-dependent masks, scatter atomics, reversed bounds,
+transposed tile reads."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.memory import (
+    MEMORY_OPS,
+    _match,
+    depends_on,
+    memory_ops,
+    pointer_of,
+    strided_fast_axis,
+)
+from diagnose.triage.detectors.model import (
+    JitKernel,
+    KernelModule,
+    ShapeInference,
+    call_name,
+    is_tile,
+    kwarg,
+)
+
+ATOMICS = tuple(op for op in MEMORY_OPS if op.startswith("atomic"))
+
+
+def loaded_names(kernel: JitKernel) -> set[str]:
+    """Local names bound to a value that contains a tl.load (`x = tl.load(p).to(f32)` too)."""
+    return {name for name, stmts in kernel.assigns.items()
+            if any(isinstance(n, ast.Call) and call_name(n) == "load"
+                   for s in stmts if getattr(s, "value", None) is not None
+                   for n in ast.walk(s.value))}  # type: ignore[attr-defined]
+
+
+def _data_terms(kernel: JitKernel, node: ast.expr, line: int,
+                scalars: bool = False) -> list[str]:
+    """Loaded tiles (with `scalars`, also loaded scalars) a mask or address reads, directly or
+    through local names."""
+    shapes = ShapeInference(kernel)
+    deps = depends_on(kernel, node) & loaded_names(kernel)
+    return sorted(d for d in deps if scalars or is_tile(
+        shapes.shape(ast.Name(d, ast.Load(), lineno=line), line)))
+
+
+@detector("data-mask", ("ascend",))
+def data_dependent_mask(module: KernelModule, backend: str) -> list[Match]:
+    """A load or store masked by a condition on loaded values: the Ascend mask analysis only
+    reads index bounds, so the access becomes a full transfer plus a select (a store: a read
+    of the destination, a select and a full write)."""
+    matches = []
+    for kernel in module.kernels.values():
+        for op in memory_ops(kernel):
+            mask = kwarg(op, "mask") or (op.args[2] if call_name(op) == "store" and len(op.args) > 2
+                                         else op.args[1] if call_name(op) == "load"
+                                         and len(op.args) > 1 else None)
+            if mask is None or call_name(op) in ATOMICS:
+                continue
+            data = _data_terms(kernel, mask, op.lineno)
+            if not data:
+                continue
+            store = call_name(op) == "store"
+            matches.append(_match(
+                module, kernel, op, "data-mask", 0.75 if store else 0.65,
+                f"`tl.{call_name(op)}` in `{kernel.name}` is masked by `{ast.unparse(mask)}`, "
+                f"which depends on the loaded values {', '.join(data)}: the mask analysis only "
+                "understands index bounds, so the access becomes a full transfer plus a select"
+                + (" (a read of the destination, a select and a full write)." if store else "."),
+                ["TTIR after discrete-mask-access-conversion: arith.select added at this access",
+                 "msprof: MTE2 reads of the destination before each MTE3 write"],
+                mask=ast.unparse(mask), data=data, store=store))
+    return matches
+
+
+@detector("scatter-atomics")
+def scatter_atomics(module: KernelModule, backend: str) -> list[Match]:
+    """Atomics whose address is a loaded index tile: one read-modify-write per element at
+    data-chosen addresses (a histogram, an index_add), serialised wherever indices collide."""
+    matches = []
+    for kernel in module.kernels.values():
+        for call in kernel.calls(*ATOMICS):
+            pointer = pointer_of(call)
+            if pointer is None:
+                continue
+            # a loaded index, per element or per row (`bag = tl.load(...)`; out + bag * D)
+            data = _data_terms(kernel, pointer, call.lineno, scalars=True)
+            if not data:
+                continue
+            matches.append(_match(
+                module, kernel, call, "scatter-atomics", 0.75,
+                f"`tl.{call_name(call)}` in `{kernel.name}` scatters one atomic per element to "
+                f"addresses chosen by the loaded index {', '.join(data)}: colliding indices "
+                "serialise, and "
+                + ("the Ascend front end scalarises the data-addressed atomic into an "
+                   "element loop." if backend == "ascend" else
+                   "each element is a global read-modify-write.")
+                + " Aggregating first (an on-chip histogram, or sorting by index and summing "
+                "runs) leaves one atomic or store per distinct index.",
+                ["TTIR after triton-to-unstructure: scf.for of scalar atomics"
+                 if backend == "ascend" else "PTX: red/atom.global per element",
+                 "profile: time grows with index collisions"], index_tiles=data))
+    return matches
+
+
+def _bound_first(cmp: ast.Compare, kernel: JitKernel, line: int) -> bool:
+    """`N > offs`, `N - 1 >= offs`: the scalar bound on the left of an index tile."""
+    shapes = ShapeInference(kernel)
+    if len(cmp.ops) != 1 or not isinstance(cmp.ops[0], ast.Gt | ast.GtE | ast.Lt | ast.LtE):
+        return False
+    left, right = shapes.shape(cmp.left, line), shapes.shape(cmp.comparators[0], line)
+    return left == () and is_tile(right) and not _loaded(kernel, cmp)
+
+
+def _loaded(kernel: JitKernel, node: ast.expr) -> bool:
+    return bool(depends_on(kernel, node) & loaded_names(kernel))
+
+
+def _expanded(kernel: JitKernel, node: ast.expr, line: int, depth: int = 3,
+              keep: frozenset[str] = frozenset()) -> ast.expr:
+    """`node` with local names bound once (before `line`) replaced by their values, except
+    the names in `keep`."""
+    if depth == 0:
+        return node
+
+    class Inline(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.expr:
+            if name.id in keep:
+                return name
+            stmts = [s for s in kernel.assigns.get(name.id, []) if s.lineno < line]
+            value = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
+            return _expanded(kernel, value, line, depth - 1, keep) if value is not None else name
+
+    return Inline().visit(copy.deepcopy(node))
+
+
+def _compares(mask: ast.expr) -> list[ast.Compare]:
+    return [n for n in ast.walk(mask) if isinstance(n, ast.Compare)]
+
+
+@detector("reversed-mask", ("ascend",))
+def reversed_mask(module: KernelModule, backend: str) -> list[Match]:
+    """A bounds mask written bound-first (`N > offs`) or through an operator the mask analysis
+    does not parse (`!=`, `==`): MaskState::parse reads `index < bound` forms, so the access
+    falls back to a full transfer plus a select."""
+    matches = []
+    for kernel in module.kernels.values():
+        for op in memory_ops(kernel):
+            mask = kwarg(op, "mask")
+            if mask is None or call_name(op) in ATOMICS or _loaded(kernel, mask):
+                continue
+            full = _expanded(kernel, mask, op.lineno)
+            reversed_ = [c for c in _compares(full) if _bound_first(c, kernel, op.lineno)]
+            odd = [c for c in _compares(full) if isinstance(c.ops[0], ast.NotEq | ast.Eq)]
+            negated = [n for n in ast.walk(full) if isinstance(n, ast.UnaryOp)
+                       and isinstance(n.op, ast.Invert | ast.Not)]
+            if not (reversed_ or odd or negated):
+                continue
+            how = (f"negates `{ast.unparse(negated[0].operand)}` (an xori the mask analysis "
+                   "does not parse)" if negated else
+                   f"compares as `{ast.unparse((reversed_ or odd)[0])}`"
+                   + (", bound first" if reversed_ else ", an equality the mask analysis does "
+                      "not read as a range"))
+            matches.append(_match(
+                module, kernel, op, "reversed-mask", 0.7,
+                f"the mask `{ast.unparse(mask)}` of `tl.{call_name(op)}` in `{kernel.name}` "
+                f"{how}: written as `index < bound` the access stays one masked transfer.",
+                ["TTIR after discrete-mask-access-conversion: arith.select added at this access"],
+                mask=ast.unparse(mask)))
+    return matches
+
+
+@detector("transposed-tile", ("ascend",))
+def transposed_tile(module: KernelModule, backend: str) -> list[Match]:
+    """A 2-D tile read with its last axis strided while another axis is unit-stride: on the
+    NPU each row of the transfer is one element; loading the contiguous orientation and
+    transposing on chip (tl.trans) keeps every transfer contiguous."""
+    matches = []
+    for kernel in module.kernels.values():
+        for op in memory_ops(kernel):
+            if call_name(op) != "load":
+                continue
+            found = strided_fast_axis(module, kernel, op)
+            if found is None or not found[2]:
+                continue
+            matches.append(_match(
+                module, kernel, op, "transposed-tile", 0.7,
+                f"`tl.load` in `{kernel.name}` reads a tile whose last axis walks memory with "
+                f"stride `{found[1]}` while a slower axis is the contiguous one: load the "
+                "contiguous orientation and transpose on chip.",
+                ["TTIR after triton-to-structured: non-unit stride on the innermost dimension",
+                 "linalg: memref.reinterpret_cast with a non-unit last stride"],
+                multiplier=found[1]))
+    return matches
+
+
+def _index_tiles(kernel: JitKernel) -> set[str]:
+    """Local names that hold tl.arange-derived index tiles."""
+    return {name for name, stmts in kernel.assigns.items()
+            if any(isinstance(n, ast.Call) and call_name(n) == "arange"
+                   for s in stmts if getattr(s, "value", None) is not None
+                   for n in ast.walk(s.value))}  # type: ignore[attr-defined]
+
+
+def _positions(kernel: JitKernel) -> frozenset[str]:
+    """Names not to inline when reading a condition: index tiles and program positions."""
+    programs = {name for name, stmts in kernel.assigns.items()
+                if any("program_id" in ast.unparse(s) for s in stmts)}
+    return frozenset(_index_tiles(kernel) | programs)
+
+
+def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
+    """Comparisons of one index tile against another or against a program-dependent position
+    (`cols <= rows`, `cols <= query`): a triangular or causal condition, not a bounds check."""
+    tiles, out = _index_tiles(kernel), []
+    params = {p.name for p in kernel.params}
+    for cmp in _compares(cond):
+        sides = [cmp.left, *cmp.comparators]
+        names = [{n.id for n in ast.walk(side) if isinstance(n, ast.Name)} for side in sides]
+        indexed = [bool(ns & tiles) for ns in names]
+        if len(sides) != 2 or not indexed[0] and not indexed[1]:
+            continue
+        other = names[1] if indexed[0] else names[0]
+        if other and not other <= params and not _loaded(kernel, sides[1 if indexed[0] else 0]):
+            out.append(cmp)
+    return out
+
+
+@detector("mask-after-load")
+def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
+    """A tile loaded in full and then cut with tl.where(<position condition>, x, const): the
+    elements the condition drops were read from memory for nothing; the condition belongs in
+    the load's mask."""
+    matches = []
+    for kernel in module.kernels.values():
+        loaded = loaded_names(kernel)
+        for where in kernel.calls("where"):
+            if len(where.args) < 3 or not isinstance(where.args[2], ast.Constant | ast.UnaryOp):
+                continue
+            if _inside_loop_with_dot(kernel, where):
+                continue  # the skip-masked-tiles idiom: a score tile, not a load
+            cond = _expanded(kernel, where.args[0], where.lineno, keep=_positions(kernel))
+            causal = _index_vs_index(kernel, cond)
+            value_loads = depends_on(kernel, where.args[1]) & loaded
+            if not causal or not value_loads:
+                continue
+            matches.append(_match(
+                module, kernel, where, "mask-after-load", 0.65,
+                f"`tl.where({ast.unparse(where.args[0])}, ...)` in `{kernel.name}` drops "
+                f"elements of {', '.join(sorted(value_loads))} by position "
+                f"(`{ast.unparse(causal[0])}`) after loading them all: the dropped part is read "
+                "from memory for nothing; put the condition into the load's mask.",
+                ["profile: bytes read above the bytes the result depends on"],
+                condition=ast.unparse(causal[0])))
+    return matches
+
+
+def _inside_loop_with_dot(kernel: JitKernel, node: ast.AST) -> bool:
+    return any(isinstance(loop, ast.For) and any(n is node for n in ast.walk(loop))
+               and any(isinstance(n, ast.Call) and call_name(n) == "dot" for n in ast.walk(loop))
+               for loop in ast.walk(kernel.node))
+
+
+@detector("full-kv-scan")
+def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
+    """A loop of tl.dot tiles that masks a triangle (`cols <= rows`) on every tile while its
+    bound ignores the program's position: tiles entirely above the diagonal are loaded and
+    multiplied only to be masked to -inf."""
+    matches = []
+    for kernel in module.kernels.values():
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            body = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+            if not any(call_name(c) == "dot" for c in body):
+                continue
+            causal = [c for w in body if call_name(w) == "where" and w.args
+                      for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w.lineno,
+                                                                 keep=_positions(kernel)))]
+            if not causal:
+                continue
+            bound = depends_on(kernel, loop.iter)
+            positional = {name for name, stmts in kernel.assigns.items()
+                          if any("program_id" in ast.unparse(s) for s in stmts)}
+            if bound & positional:
+                continue  # the loop already stops at the program's diagonal
+            matches.append(_match(
+                module, kernel, loop, "full-kv-scan", 0.7,
+                f"`{kernel.name}` loops over every key tile (`{ast.unparse(loop.iter)}`) and "
+                f"masks a triangle (`{ast.unparse(causal[0])}`) on each: tiles wholly outside "
+                "the triangle are loaded and multiplied for nothing; end the loop at the "
+                "program's diagonal (and mask only the diagonal tile).",
+                ["profile: time grows with the full sequence, not the causal half"],
+                condition=ast.unparse(causal[0])))
+    return matches
+
+
+@detector("rand-per-element")
+def rand_per_element(module: KernelModule, backend: str) -> list[Match]:
+    """tl.rand/randn/randint once per element: a full Philox evaluation per value, where
+    tl.rand4x/randint4x give four values per evaluation."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls("rand", "randn", "randint"):
+            if len(call.args) < 2 or not is_tile(shapes.shape(call.args[1], call.lineno)):
+                continue
+            matches.append(_match(
+                module, kernel, call, "rand-per-element", 0.7,
+                f"`tl.{call_name(call)}` in `{kernel.name}` runs one Philox evaluation per "
+                f"element of `{ast.unparse(call.args[1])}`: integer-multiply bound; "
+                f"`tl.{call_name(call)}4x` draws four values per evaluation.",
+                ["profile: compute-bound on integer pipes at low DRAM throughput"]))
+    return matches

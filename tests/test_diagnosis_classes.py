@@ -1,0 +1,272 @@
+"""The diagnosis failure classes of issue 12, each pinned on small real inputs: launch values
+the host code computes, launch configuration tier 2 can conclude, tier-4 answers that miss the
+cost, effects that yield to causes, Ascend linalg symptoms and the launcher's host cost."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from diagnose.evidence import Finding, TierResult
+from diagnose.ir import attribute
+from diagnose.ir.model import IRCapture, KernelIR, Specialization, Stage
+from diagnose.ir.signature import signature_of
+from diagnose.ir.tier import tier3_result
+from diagnose.ladder import Options, _questions, answer_misses_the_cost, make_context
+from diagnose.profiling import load_json, profile_tier
+from diagnose.target import resolve_target
+from diagnose.triage import load_cards, triage
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "tests" / "profile_fixtures"
+KERNEL = ROOT / "bench" / "defects" / "gemm-fp32-ieee-dot" / "slow.py"
+FAMILIES = {c.id: c.rewrite_family for c in load_cards()}
+
+ROW_KERNEL = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_kernel(x_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * N + cols, mask=cols < N)
+    tl.store(out_ptr + tl.program_id(0) * N + cols, x * 2.0, mask=cols < N)
+
+'''
+
+
+def _cards(launcher: str, resolved: dict | None = None) -> dict[str, Finding]:
+    source = ROW_KERNEL + textwrap.dedent(launcher)
+    return {f.card_id: f for f in triage(source, "k.py", "cuda", resolved=resolved).findings}
+
+
+def test_num_warps_through_a_local_variable_is_seen() -> None:
+    found = _cards('''
+        def run(x, out):
+            M, N = x.shape
+            warps = 1
+            row_kernel[(M,)](x, out, N, BLOCK=triton.next_power_of_2(N), num_warps=warps)
+        ''')
+    assert found["cuda-too-few-warps"].evidence["facts"]["num_warps"] == 1
+
+
+def test_launch_values_flow_through_tuples_dict_splats_and_helper_parameters() -> None:
+    found = _cards('''
+        def _launch(x, out, n, block, warps):
+            cfg = dict(num_warps=warps)
+            row_kernel[(4096,)](x, out, n, BLOCK=block, **cfg)
+
+        def run(x, out):
+            small, warps = 64, 4
+            _launch(x, out, x.shape[1], small, warps)
+        ''')
+    block = found["common-block-size"]
+    assert block.evidence["facts"]["tile_elements"] == 64
+    # 4 warps (128 threads) on a 64-element tile: the warps are wasted too
+    assert found["cuda-num-warps-exceed-tile"].evidence["facts"]["num_warps"] == 4
+
+
+def test_conditional_launch_value_resolves_when_its_test_is_known() -> None:
+    found = _cards('''
+        def run(x, out):
+            n = 8192
+            warps = 1 if n > 4096 else 8
+            row_kernel[(64,)](x, out, n, BLOCK=8192, num_warps=warps)
+        ''')
+    assert found["cuda-too-few-warps"].evidence["facts"]["num_warps"] == 1
+
+
+def test_values_the_capture_resolved_reach_the_detectors() -> None:
+    launcher = '''
+        def run(x, out):
+            M, N = x.shape
+            row_kernel[(M,)](x, out, N, BLOCK=triton.next_power_of_2(N))
+        '''
+    assert "cuda-small-grid-underfill" not in _cards(launcher)
+    # the capture saw 16 programs; the kernel has no loop, so it is a small problem, not a
+    # small grid: still nothing
+    assert "cuda-small-grid-underfill" not in _cards(launcher, {"row_kernel": {"programs": 16}})
+
+
+def test_small_grid_of_looping_programs_is_a_hypothesis() -> None:
+    source = ROW_KERNEL.replace(
+        "    x = tl.load", "    for r in range(4):\n        pass\n    x = tl.load") + textwrap.dedent('''
+        def run(x, out):
+            M, N = x.shape
+            row_kernel[(M // 256,)](x, out, N, BLOCK=1024)
+        ''')
+    plain = {f.card_id for f in triage(source, "k.py", "cuda").findings}
+    resolved = {f.card_id: f for f in triage(source, "k.py", "cuda",
+                                             resolved={"row_kernel": {"programs": 64}}).findings}
+    assert "cuda-small-grid-underfill" not in plain
+    assert resolved["cuda-small-grid-underfill"].evidence["facts"]["programs"] == 64
+
+
+def _profile_with(tmp_path: Path, grid: str, block: str) -> TierResult:
+    profile = json.loads((FIX / "profile_spills.json").read_text())
+    kernel = profile["counters"]["kernels"][0]
+    kernel.update(grid=grid, block=block, local_loads=0.0, local_stores=0.0,
+                  registers_per_thread=40.0)
+    kernel["raw"].update({"launch__registers_per_thread": "40",
+                          "launch__occupancy_limit_registers": "16",
+                          "smsp__sass_inst_executed_op_local_ld.sum": "0",
+                          "smsp__sass_inst_executed_op_local_st.sum": "0"})
+    path = tmp_path / "profile.json"
+    path.write_text(json.dumps(profile))
+    return profile_tier(load_json(FIX / "bench_spills.json"), load_json(path), backend="cuda")
+
+
+def test_tier2_concludes_one_warp_per_program_its_counters_explain(tmp_path: Path) -> None:
+    result = _profile_with(tmp_path, "(4096, 1, 1)", "(32, 1, 1)")
+    occupancy = next(f for f in result.findings if f.kind == "occupancy")
+    assert occupancy.evidence["limiter"] == "warps"
+    assert result.sufficient and result.families()[0] == "num-warps-tuning"
+
+
+def test_tier2_concludes_a_grid_below_half_the_sms(tmp_path: Path) -> None:
+    result = _profile_with(tmp_path, "(48, 1, 1)", "(256, 1, 1)")
+    assert result.sufficient and result.families()[0] == "split-work-across-programs"
+
+
+def _symptom(symptom: str, family: str, weight: int, function: str = "k") -> Finding:
+    return Finding(3, "ir-symptom", "", family, f"{symptom} in {function}", 0.9,
+                   {"path": "k.py", "function": function, "line": None},
+                   {"symptom": symptom, "explains_cards": [], "weight": weight},
+                   passes=["some-pass"])
+
+
+def test_effects_are_not_asked_about_when_their_kernel_shows_a_cause() -> None:
+    asked = _questions([_symptom("convert-layout-survives", "", 2),
+                        _symptom("scalar-global-loads", "", 2),
+                        _symptom("convert-layout-survives", "", 2, function="other")])
+    assert [(f.evidence["symptom"], f.location["function"]) for f in asked] == [
+        ("scalar-global-loads", "k"), ("convert-layout-survives", "other")]
+
+
+def test_tier4_answer_that_misses_the_measured_cost_does_not_conclude() -> None:
+    ctx = make_context(resolve_target(str(KERNEL)), "cuda", Options())
+    measured = Finding(2, "occupancy", "cuda-small-grid-underfill", "split-work-across-programs",
+                       "48 programs for 132 SMs", 0.85, evidence={"hotspot": True})
+    answer = Finding(4, "pass-source", "", "layout-friendly-shapes", "a layout answer", 0.8,
+                     evidence={"symptom_asked": "convert-layout-survives"})
+    ctx.evidence = [TierResult(1, "pattern triage", []), TierResult(2, "profiling", [measured]),
+                    TierResult(3, "IR attribution", [_symptom("convert-layout-survives", "", 2)]),
+                    TierResult(4, "compiler-source escalation", [answer], sufficient=True,
+                               reason="a layout answer")]
+    decision = answer_misses_the_cost(ctx)
+    assert decision is not None and not decision.stop
+    assert "does not explain the cost" in decision.reason
+    assert answer.confidence == 0.4 and not ctx.evidence[-1].sufficient
+    ctx.evidence[1].findings.clear()
+    answer.confidence = 0.8
+    assert answer_misses_the_cost(ctx) is None  # nothing measured elsewhere: it may conclude
+
+
+LINALG = '''
+module {
+  func.func @k(%arg2: memref<?xf16>, %arg3: memref<?xi8>) {
+    %reinterpret_cast = memref.reinterpret_cast %arg2 to offset: [0], sizes: [64, 32], strides: [1, %c64] : memref<?xf16> to memref<64x32xf16, strided<[1, ?]>>
+    %19 = arith.cmpi ne, %18, %3 : tensor<4096xi8>
+    %20 = arith.cmpi slt, %8, %9 : tensor<4096xi32>
+    %21 = arith.andi %20, %19 : tensor<4096xi1>
+    %24 = arith.select %21, %22, %23 : tensor<4096xi1>, tensor<4096xf16>
+    return
+  }
+}
+'''
+
+
+def _ascend_kernel(text: str) -> KernelIR:
+    stages = [Stage(0, "ttir", "make_ttir", "final", "module {}"),
+              Stage(1, "TritonToLinalg", "triton-to-linalg", "after", text)]
+    kir = KernelIR("k", "k.py", 3, Specialization({}, {}, {}, {}), stages)
+    kir.signatures = [signature_of(s) for s in stages]
+    return kir
+
+
+def test_linalg_strided_views_and_integer_compares_feeding_selects_are_symptoms() -> None:
+    capture = IRCapture("ascend", "Ascend910B", "k.py", kernels=[_ascend_kernel(LINALG)])
+    found = {s.id: s for s in attribute(capture)}
+    assert "strides: [1, %c64]" in found["strided-memref"].evidence[0]
+    assert len(found["int-compare-select"].evidence) == 2
+    clean = LINALG.replace("strides: [1, %c64]", "strides: [%c32, 1]").replace(
+        "%24 = arith.select %21", "%24 = arith.addf %22")
+    capture = IRCapture("ascend", "Ascend910B", "k.py", kernels=[_ascend_kernel(clean)])
+    assert not {s.id for s in attribute(capture)} & {"strided-memref", "int-compare-select"}
+
+
+def test_host_code_around_the_launches_is_tier3_evidence() -> None:
+    capture = IRCapture("cuda", "sm_90", "k.py", launch_counts={"ce_kernel": 8, "other": 1},
+                        host_ops=[{"op": "aten._to_copy", "bytes": 64 << 20, "dtype": "float32",
+                                   "from_dtype": "float16"},
+                                  {"op": "aten.clone", "bytes": 32 << 20, "dtype": "float16",
+                                   "from_dtype": "float16"}])
+    result = tier3_result(capture, [], FAMILIES)
+    by_card = {f.card_id: f for f in result.findings}
+    counted = next(f for f in result.findings if f.evidence["symptom"] == "launch-count")
+    # a loop of launches or separate launches of one kernel: the count confirms either
+    assert "ce_kernel 8 times" in counted.message and not counted.rewrite_family
+    assert counted.evidence["explains_cards"] == ["common-launch-loop", "common-unfused-launches"]
+    assert "67.1 MB" in by_card["common-host-casts"].message
+    assert by_card["common-host-copies"].rewrite_family == "drop-host-copies"
+    # two heavy host findings: neither stands alone
+    assert not result.sufficient
+
+
+def test_host_copy_of_a_small_tensor_is_not_evidence() -> None:
+    capture = IRCapture("cuda", "sm_90", "k.py",
+                        host_ops=[{"op": "aten.clone", "bytes": 4096, "dtype": "float16",
+                                   "from_dtype": "float16", "input_bytes": 64 << 20}])
+    assert tier3_result(capture, [], FAMILIES).findings == []
+
+
+def test_dot_tiles_below_a_warp_group_row_count_are_a_block_size_hypothesis() -> None:
+    source = textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def mm(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+            rm = tl.arange(0, BM)
+            rn = tl.arange(0, BN)
+            rk = tl.arange(0, BK)
+            acc = tl.zeros((BM, BN), dtype=tl.float32)
+            for k in range(0, K, BK):
+                a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+                b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+                acc = tl.dot(a, b, acc)
+            tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+        def run(a, b, c):
+            bm, bn, bk = 32, 128, 64
+            mm[(1,)](a, b, c, a.shape[1], BM=bm, BN=bn, BK=bk)
+        ''')
+    found = {f.card_id: f for f in triage(source, "k.py", "cuda").findings}
+    assert found["common-block-size"].evidence["facts"]["dot_rows"] == 32
+    wide = source.replace("bm, bn, bk = 32", "bm, bn, bk = 128")
+    assert "common-block-size" not in {f.card_id for f in triage(wide, "k.py", "cuda").findings}
+
+
+def test_capture_cache_reuses_a_capture_until_the_kernel_changes(tmp_path, monkeypatch) -> None:
+    from diagnose.ir.cache import cached
+
+    kernel = tmp_path / "k.py"
+    kernel.write_text("x = 1\n")
+    calls: list[int] = []
+
+    def capture() -> IRCapture:
+        calls.append(1)
+        return IRCapture("cuda", "sm_90", str(kernel), launch_counts={"k": len(calls)})
+
+    assert cached([kernel], "large", "cuda", capture).launch_counts == {"k": 1}  # no cache set
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    first = cached([kernel], "large", "cuda", capture)
+    again = cached([kernel], "large", "cuda", capture)
+    assert again == first and len(calls) == 2
+    kernel.write_text("x = 2\n")
+    assert cached([kernel], "large", "cuda", capture).launch_counts == {"k": 3}
+    assert cached([kernel], "small", "cuda", capture).launch_counts == {"k": 4}

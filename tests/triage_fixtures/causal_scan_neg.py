@@ -1,0 +1,19 @@
+# backend: cuda
+# absent: common-causal-full-scan
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def attn(q_ptr, k_ptr, o_ptr, S, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = pid * BM + tl.arange(0, BM)
+    dims = tl.arange(0, D)
+    q = tl.load(q_ptr + rows[:, None] * D + dims[None, :])
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for start in range(0, (pid + 1) * BM, BN):
+        cols = start + tl.arange(0, BN)
+        k = tl.load(k_ptr + cols[:, None] * D + dims[None, :])
+        qk = tl.dot(q, tl.trans(k))
+        acc += tl.where(cols[None, :] <= rows[:, None], qk, -float("inf"))
+    tl.store(o_ptr + rows[:, None] * BN + tl.arange(0, BN)[None, :], acc)
