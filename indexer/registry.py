@@ -8,7 +8,7 @@ from indexer.passes import build_installed_registry, build_pass_registry
 from indexer.sources import Snapshot
 from kb.errors import KBError
 from kb.passes import PassRegistry
-from kb.search import KnowledgeBase
+from kb.search import REGISTRY_STATE_KEY, KnowledgeBase
 
 # Only these files can hold pass definitions, links, bindings or pipelines.
 REGISTRY_SUFFIXES = (".td", ".cpp", ".cc", ".h", ".hpp", ".py")
@@ -23,11 +23,15 @@ def registry_path(kb: KnowledgeBase) -> Path:
 
 
 def load_registry(kb: KnowledgeBase) -> PassRegistry:
-    """The merged pass registry of the knowledge base, or one sentence on how to build it."""
+    """The merged pass registry of the knowledge base (the home's file, else the store's copy),
+    or one sentence on how to build it."""
     path = registry_path(kb)
-    if not path.exists():
+    if path.exists():
+        return PassRegistry.load(path)
+    data = kb.store.get_state(REGISTRY_STATE_KEY)
+    if not data:
         raise KBError("The pass registry is empty; build it with `passwise index`.")
-    return PassRegistry.load(path)
+    return PassRegistry.from_json(data, "in the store")
 
 
 def _files(snap: Snapshot):
@@ -65,5 +69,8 @@ def save_source_registry(kb: KnowledgeBase, snap: Snapshot) -> int:
     else:
         return 0
     reg.save(d / f"{spec.name}.json")
-    _source_registries(d).save(registry_path(kb))
+    merged = _source_registries(d)
+    merged.save(registry_path(kb))
+    # Readers with homes of their own (a team on one server) take the registry from the store.
+    kb.store.put_state(REGISTRY_STATE_KEY, merged.to_json())
     return len(reg)

@@ -264,11 +264,13 @@ class PassRegistry:
             out.stage_order[backend] = _union(out.stage_order.get(backend, []), stages)
         return out
 
-    def save(self, path: str | Path) -> None:
-        data = {"schema": SCHEMA_VERSION,
+    def to_json(self) -> dict:
+        return {"schema": SCHEMA_VERSION,
                 "records": [r.to_json() for r in self.records.values()],
                 "flags": [asdict(f) for f in self.flags], "stage_order": self.stage_order}
-        write_text_atomically(Path(path), json.dumps(data, indent=1, sort_keys=True))
+
+    def save(self, path: str | Path) -> None:
+        write_text_atomically(Path(path), json.dumps(self.to_json(), indent=1, sort_keys=True))
 
     @classmethod
     def load(cls, path: str | Path) -> PassRegistry:
@@ -281,9 +283,14 @@ class PassRegistry:
             raise PassRegistryError(
                 f"Pass registry {path} is not valid JSON ({e.msg}); rebuild it with "
                 "`passwise index`.") from None
+        return cls.from_json(data, str(path))
+
+    @classmethod
+    def from_json(cls, data: dict, where: str) -> PassRegistry:
+        """A registry from its JSON form (`where` names its origin in the error)."""
         if data.get("schema") != SCHEMA_VERSION:
             raise PassRegistryError(
-                f"Pass registry {path} has schema {data.get('schema')}, expected "
+                f"Pass registry {where} has schema {data.get('schema')}, expected "
                 f"{SCHEMA_VERSION}; rebuild it with `passwise index`.")
         return cls([PassRecord.from_json(r) for r in data["records"]],
                    [PipelineFlag(**f) for f in data.get("flags", [])],

@@ -21,6 +21,8 @@ from kb.store import ServerOptions, Store
 from kb.tokens import tokenize
 
 MODES = ("hybrid", "dense", "lexical")
+# The merged pass registry's copy in the store's state (indexer/registry.py writes it).
+REGISTRY_STATE_KEY = "registry:merged"
 
 
 def backend_family(backend: str) -> list[str]:
@@ -122,7 +124,7 @@ class KnowledgeBase:
     _lexical: LexicalIndex | None = field(default=None, repr=False)
     _told_unsettled: bool = field(default=False, repr=False)
     _plain: LexicalIndex | None = field(default=None, repr=False)
-    _registry: tuple[float, PassRegistry | None] | None = field(default=None, repr=False)
+    _registry: tuple[tuple, PassRegistry | None] | None = field(default=None, repr=False)
     _positions: tuple[int, dict[str, int], SymbolTable] | None = field(default=None, repr=False)
 
     @property
@@ -145,17 +147,25 @@ class KnowledgeBase:
         return self.home / "registry" / f"{self.store.name}.json"
 
     def pass_registry(self) -> PassRegistry | None:
-        """The merged pass registry the indexer wrote beside the chunks (None if there is none)."""
+        """The merged pass registry the indexer wrote beside the chunks (None if there is none):
+        the home's file, else the copy the indexer keeps in the store, so that readers with
+        homes of their own (a team on one Chroma server) rank with the same registry."""
         try:
-            mtime = self.registry_path.stat().st_mtime
+            key: tuple = ("file", self.registry_path.stat().st_mtime)
         except OSError:
-            return None
-        if self._registry is None or self._registry[0] != mtime:
-            try:
-                self._registry = (mtime, PassRegistry.load(self.registry_path))
-            except KBError:
-                self._registry = (mtime, None)
+            key = ("store", self.store.generation)
+        if self._registry is None or self._registry[0] != key:
+            self._registry = (key, self._read_registry(key[0]))
         return self._registry[1]
+
+    def _read_registry(self, where: str) -> PassRegistry | None:
+        try:
+            if where == "file":
+                return PassRegistry.load(self.registry_path)
+            data = self.store.get_state(REGISTRY_STATE_KEY)
+            return PassRegistry.from_json(data, "in the store") if data else None
+        except KBError:
+            return None
 
     def lexical(self, progress: bool = False, enriched: bool = True) -> LexicalIndex:
         """The BM25 index of exactly what the store holds now.
