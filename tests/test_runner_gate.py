@@ -258,3 +258,15 @@ def test_side_stream_work_is_timed_with_a_device_wide_sync():
                    BenchOptions(device="cuda", compile=False, sizes=["large"], dtypes=["float16"]))
     cand = report.points[0].impls["candidate"]
     assert cand.method == "device_sync" and cand.median_ms >= cand.device_sync_median_ms * 0.99
+
+
+def test_child_with_no_files_to_copy_still_starts_in_an_existing_folder(tmp_path):
+    """Found on the H200: the ceilings child (no task, no candidate) was given a sandbox folder
+    that was never created, so every bench there died before it began."""
+    from diagnose.runner.child import WorkItem
+    from diagnose.runner.procs import REPO_ROOT, ChildOptions, _child_spec
+
+    spec, _, cwd = _child_spec([WorkItem(kind="ceilings")], "cuda", tmp_path, ChildOptions())
+    assert cwd == REPO_ROOT and "sandbox" not in spec  # our own code, writing the shared cache
+    spec, _, cwd = _child_spec([WorkItem(kind="launch")], "cuda", tmp_path / "b", ChildOptions())
+    assert cwd.is_dir() and spec["sandbox"]["dir"] == str(cwd)

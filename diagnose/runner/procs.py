@@ -127,11 +127,14 @@ def _child_spec(batch: list[WorkItem], device: str, tmp: Path, opts: ChildOption
     """The child's items (pointing at private copies when sandboxed), its command prefix and cwd."""
     spec: dict = {"device": device, "stop_on_failure": opts.stop_on_failure,
                   "items": [i.to_json() for i in batch]}
-    if not opts.sandbox:
+    if not opts.sandbox or all(i.kind == "ceilings" for i in batch):
+        # The ceilings child runs only our own copy and stream kernels, and it writes the shared
+        # ceilings cache: it is not a candidate, so it keeps the repository's view.
         return spec, [], REPO_ROOT
     from .sandbox import netns_id, network_namespace_wrapper, private_copies
 
     box = tmp / "sandbox"
+    box.mkdir(parents=True, exist_ok=True)  # the child's cwd, even for a batch with no files
     copies = private_copies(box, [f for i in batch for f in (i.task, i.candidate or "")])
     for raw in spec["items"]:
         raw["task"] = copies.get(raw["task"], raw["task"])
