@@ -5,6 +5,7 @@ in a sandboxed child process, Triton kernels in the interpreter and compiled for
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from pathlib import Path
@@ -270,3 +271,17 @@ def test_child_with_no_files_to_copy_still_starts_in_an_existing_folder(tmp_path
     assert cwd == REPO_ROOT and "sandbox" not in spec  # our own code, writing the shared cache
     spec, _, cwd = _child_spec([WorkItem(kind="launch")], "cuda", tmp_path / "b", ChildOptions())
     assert cwd.is_dir() and spec["sandbox"]["dir"] == str(cwd)
+
+
+def test_trusted_code_may_start_installed_programs_but_never_one_in_a_writable_folder(tmp_path):
+    """Found on the H200: torch/Triton's own set-up there runs `file`; an allowlist of compilers
+    refused it and every GPU case became a sandbox_violation. The candidate's own process starts
+    stay refused (starts_process.py above runs the installed `true`)."""
+    from diagnose.runner.sandbox import _installed_program
+
+    true = shutil.which("true")
+    assert true and _installed_program(os.path.realpath(true))
+    planted = tmp_path / "file"
+    planted.write_text("#!/bin/sh\n")
+    planted.chmod(0o755)
+    assert not _installed_program(str(planted))
