@@ -285,3 +285,13 @@ def test_trusted_code_may_start_installed_programs_but_never_one_in_a_writable_f
     planted.write_text("#!/bin/sh\n")
     planted.chmod(0o755)
     assert not _installed_program(str(planted))
+
+
+def test_references_reduce_gemms_in_full_precision_and_the_defaults_come_back():
+    from diagnose.runner.child import exact_references
+
+    m = torch.backends.cuda.matmul
+    before = (m.allow_fp16_reduced_precision_reduction, m.allow_bf16_reduced_precision_reduction, m.allow_tf32)
+    with exact_references():
+        assert not (m.allow_fp16_reduced_precision_reduction or m.allow_bf16_reduced_precision_reduction or m.allow_tf32)
+    assert (m.allow_fp16_reduced_precision_reduction, m.allow_bf16_reduced_precision_reduction, m.allow_tf32) == before

@@ -7,6 +7,7 @@ A record is written *before* each item too, so the parent knows what was running
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -92,7 +93,8 @@ class _Context:
 
     def reference(self, item: WorkItem, inputs: tuple) -> Any:
         try:
-            return self.task(item).reference(*inputs)
+            with exact_references():
+                return self.task(item).reference(*inputs)
         except Exception as exc:
             raise TaskError(f"the reference raised {_describe(exc)}") from exc
 
@@ -149,6 +151,26 @@ def _prepare(spec: dict) -> Any:
         sandbox.enter(box["dir"], [i["candidate"] for i in spec["items"] if i.get("candidate")])
     _start_threads_guard(box is not None)
     return Trust()
+
+
+@contextlib.contextmanager
+def exact_references():
+    """While a reference computes the answer to check against, GEMMs reduce in fp32: by default
+    cuBLAS may reduce fp16/bf16 split-K partials in half precision, which on the H200 put the
+    reference 0.25 off at K=4099 where a correct fp32-accumulating candidate was right (found by the
+    ragged probe). Timed eager/compile references keep torch's defaults."""
+    import torch
+
+    matmul = torch.backends.cuda.matmul
+    names = ("allow_fp16_reduced_precision_reduction", "allow_bf16_reduced_precision_reduction", "allow_tf32")
+    saved = {n: getattr(matmul, n) for n in names}
+    for n in names:
+        setattr(matmul, n, False)
+    try:
+        yield
+    finally:
+        for n, v in saved.items():
+            setattr(matmul, n, v)
 
 
 def _sandbox_info(spec: dict) -> dict:
