@@ -13,7 +13,7 @@ from diagnose.ir import attribute
 from diagnose.ir.model import IRCapture, KernelIR, Specialization, Stage
 from diagnose.ir.signature import signature_of
 from diagnose.ir.tier import tier3_result
-from diagnose.ladder import Options, _questions, answer_misses_the_cost, make_context
+from diagnose.ladder import Options, _questions, answer_misses_the_cost, decide, make_context
 from diagnose.profiling import load_json, profile_tier
 from diagnose.target import resolve_target
 from diagnose.triage import load_cards, triage
@@ -128,6 +128,30 @@ def test_tier2_concludes_one_warp_per_program_its_counters_explain(tmp_path: Pat
 def test_tier2_concludes_a_grid_below_half_the_sms(tmp_path: Path) -> None:
     result = _profile_with(tmp_path, "(48, 1, 1)", "(256, 1, 1)")
     assert result.sufficient and result.families()[0] == "split-work-across-programs"
+
+
+def test_small_grid_of_a_launch_inside_a_host_loop_is_the_loop(tmp_path: Path) -> None:
+    """Too few programs per launch, measured, with the launcher looping over launches: the cause
+    is the host loop (each launch gets one slice), so the conclusion is one launch over a grid."""
+    launcher = """
+    def run(x):
+        out = torch.empty_like(x)
+        for b in range(x.shape[0]):
+            row_kernel[(48,)](x[b], out[b], x.shape[-1], BLOCK=1024)
+        return out
+    """
+    source = ROW_KERNEL + "import torch\n" + textwrap.dedent(launcher)
+    path = tmp_path / "k.py"
+    path.write_text(source)
+    ctx = make_context(resolve_target(str(path)), "cuda", Options())
+    ctx.evidence = [triage(source, str(path), "cuda"), _profile_with(tmp_path, "(48, 1, 1)", "(256, 1, 1)")]
+    assert "common-launch-loop" in {h.card_id for h in ctx.hypotheses()}
+    decision = decide(ctx)
+    assert decision.stop and decision.verdict == "concluded"
+    assert decision.conclusion.rewrite_family == "one-launch-over-grid"
+    # without the loop the same counters still conclude a small grid
+    ctx.evidence[0] = TierResult(1, "pattern triage", [])
+    assert decide(ctx).conclusion.rewrite_family == "split-work-across-programs"
 
 
 def _symptom(symptom: str, family: str, weight: int, function: str = "k") -> Finding:

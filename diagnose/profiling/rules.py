@@ -77,12 +77,24 @@ OCCUPANCY_FAMILIES = {
 }
 
 
+# Too few programs per launch is an effect when the launcher loops over launches: each launch
+# gets one slice of the work, so the grid is small because the loop is on the host. A tier-1
+# launch-loop hypothesis is the cause these counters confirm first; a small grid alone comes after.
+GRID_CARD = "cuda-small-grid-underfill"
+GRID_EXPLAINS = ("common-launch-loop", GRID_CARD)
+
+
+def _explains(card: str) -> dict:
+    return {"explains_cards": list(GRID_EXPLAINS)} if card == GRID_CARD else {}
+
+
 def roofline_finding(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Finding:
     """One finding per size: its class, its numbers, and the family they point to."""
     hint = _hint(p, facts, ctx)
     hot = p.size == ctx.hotspot_size
     confidence = hint.confidence if hot or not hint.family else min(hint.confidence, NON_HOTSPOT_CAP)
     evidence = p.facts() | {"hotspot": hot, "why": hint.why, "candidate_families": hint.alternatives}
+    evidence |= _explains(hint.card)
     if facts is not None and facts.size == p.size:
         evidence["counters"] = facts.facts()
     return Finding(
@@ -120,7 +132,7 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
             TIER, "occupancy", card, family,
             f"{facts.kernel} keeps {facts.occupancy_pct:.0f}% of the warp slots busy at size "
             f"{facts.size} (limited by {limiter}); DRAM at {_pct(facts.dram_pct)}, SM at {_pct(facts.sm_pct)}.",
-            conf, loc, facts.facts() | {"limiter": limiter}, needed))
+            conf, loc, facts.facts() | {"limiter": limiter} | _explains(card), needed))
     stall = facts.top_stall()
     if stall and far:
         out.append(_stall_finding(stall, p, facts, loc, needed))
