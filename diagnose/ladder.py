@@ -21,6 +21,7 @@ from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
 from diagnose.ir.cache import cached
+from diagnose.ir.estimate import estimate
 from diagnose.ir.tier import (
     CAUSE_SYMPTOMS,
     EFFECT_SYMPTOMS,
@@ -146,8 +147,11 @@ def tier3(ctx: Context) -> TierResult:
     ctx.versions["compiler"] = ctx.capture.compiler_version
     _reread_source(ctx)
     families = {card_id: card.rewrite_family for card_id, card in ctx.cards.items()}
+    measured = ctx.tier(2)
+    guess = None if measured and measured.findings else estimate(ctx.target.task_dir, ctx.options.size,
+                                                                    ctx.backend)
     return tier3_result(ctx.capture, attribute(ctx.capture), families,
-                        time.perf_counter() - started)
+                        time.perf_counter() - started, estimate=guess)
 
 
 def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:

@@ -294,3 +294,50 @@ def test_capture_cache_reuses_a_capture_until_the_kernel_changes(tmp_path, monke
     kernel.write_text("x = 2\n")
     assert cached([kernel], "large", "cuda", capture).launch_counts == {"k": 3}
     assert cached([kernel], "small", "cuda", capture).launch_counts == {"k": 4}
+
+
+def test_tensor_core_symptom_weighs_little_in_a_task_its_cost_model_calls_memory_bound(tmp_path: Path) -> None:
+    """A dot that missed warp-group MMA is the heaviest IR symptom in a compute-bound GEMM; in a
+    skinny (decode-sized) GEMM whose cost model does few FLOPs per byte it is not the cost."""
+    from diagnose.ir.estimate import estimate
+    from diagnose.ir.model import Symptom
+
+    def task(m: int) -> Path:
+        folder = tmp_path / f"m{m}"
+        folder.mkdir()
+        (folder / "task.py").write_text(textwrap.dedent(f'''\
+            def cost(size, dtype=None):
+                M, N, K = {m}, 8192, 8192
+                return {{"bytes": 2 * (M * K + K * N + M * N), "flops": 2 * M * N * K}}
+            '''))
+        return folder
+
+    skinny, square = estimate(task(16), "large"), estimate(task(8192), "large")
+    assert skinny.memory_bound and not square.memory_bound
+    capture = IRCapture("cuda", "sm90", "k.py", kernels=[])
+    symptom = Symptom("dot-without-wgmma", "k", "tritongpu-accelerate-matmul", None, "no wgmma")
+    weights = [tier3_result(capture, [symptom], FAMILIES, estimate=e).findings[0].evidence["weight"]
+               for e in (None, square, skinny)]
+    assert weights == [4, 4, 1]
+    assert estimate(tmp_path / "nowhere", "large") is None
+
+
+def test_a_grid_of_most_sms_weighs_less_than_one_that_idles_most_of_them() -> None:
+    from diagnose.ir.model import Symptom
+    from diagnose.ir.tier import _weight
+
+    def grid(programs: int) -> Symptom:
+        return Symptom("grid-underfill", "k", "", None, "few programs", facts={"programs": programs, "sms": 132})
+
+    assert _weight(grid(32)) > _weight(grid(128))
+
+
+def test_a_handover_as_large_as_the_inputs_is_the_heaviest_cost_of_a_memory_bound_task() -> None:
+    from diagnose.ir.estimate import Estimate
+    from diagnose.ir.tier import SYMPTOM_WEIGHT, _handover_weight
+
+    hop = {"bytes": 134_000_000, "input_bytes": 36_000_000}
+    memory, compute = Estimate(60.0, 155.0, True), Estimate(1365.0, 155.0, False)
+    assert _handover_weight(hop, memory) > max(SYMPTOM_WEIGHT.values()) - 1
+    assert _handover_weight(hop, compute) == _handover_weight(hop, None) < _handover_weight(hop, memory)
+    assert _handover_weight({"bytes": 1_000, "input_bytes": 36_000_000}, memory) == 1

@@ -172,6 +172,8 @@ class Symptom:
     # mechanism -> kernel source lines where the IR shows it ("narrow-contiguity": [13, 14]);
     # tier 3 maps mechanisms to the idioms (pattern cards) that produce them
     mechanisms: dict[str, list[int]] = field(default_factory=dict)
+    # numbers the symptom's cost depends on (grid-underfill: programs and SMs)
+    facts: dict[str, int] = field(default_factory=dict)
 
 
 def to_json(obj: object) -> str:

@@ -348,7 +348,8 @@ def grid_underfill(kir: KernelIR) -> list[Symptom]:
                             f"{warps} warps for the {sms} SMs of {arch}, and each program "
                             f"loops ({loops} loop(s) in the TTIR): {sms - programs} SMs idle",
                     evidence=[f"grid {grid}, num_warps {warps}, target {arch}"],
-                    mechanisms={"few-programs": [kir.line]})]
+                    mechanisms={"few-programs": [kir.line]},
+                    facts={"programs": programs, "sms": sms})]
 
 
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, Symptom
+from diagnose.ir.estimate import Estimate
 
 TIER, TIER_NAME = 3, "IR attribution"
 SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused by is not
@@ -84,14 +85,26 @@ SYMPTOM_WEIGHT: dict[str, int] = {
 }
 
 
+# Symptoms about the speed of arithmetic: in a task whose cost model is memory-bound they are
+# real but not the cost, so they weigh like a cheap symptom.
+COMPUTE_SYMPTOMS = ("dot-without-wgmma",)
+
+
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],
-                 card_families: dict[str, str], elapsed_s: float = 0.0) -> TierResult:
-    """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family."""
+                 card_families: dict[str, str], elapsed_s: float = 0.0,
+                 estimate: Estimate | None = None) -> TierResult:
+    """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family;
+    `estimate` (the task's roofline place from its cost model) discounts compute-side symptoms."""
     # a small grid per launch of a kernel launched many times is the launch loop's effect
     symptoms = [s for s in symptoms if not (s.id == "grid-underfill"
                                             and capture.launch_counts.get(s.kernel, 1) > 1)]
     findings = [_finding(s, capture, card_families) for s in symptoms]
-    findings += _intermediate_findings(capture, card_families)
+    if estimate is not None and estimate.memory_bound:
+        for f in findings:
+            if f.evidence.get("symptom") in COMPUTE_SYMPTOMS:
+                f.evidence["weight"] = 1
+                f.evidence["memory_bound_estimate"] = estimate.sentence()
+    findings += _intermediate_findings(capture, card_families, estimate)
     findings += _host_findings(capture, card_families)
     standalone = _standalone(findings)
     reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
@@ -144,7 +157,7 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
         evidence={"symptom": symptom.id, "summary": symptom.summary, "ir": symptom.evidence,
                   "survived": symptom.survived, "explains_cards": cards,
                   "mechanisms": symptom.mechanisms, "line_cards": line_cards,
-                  "weight": SYMPTOM_WEIGHT.get(symptom.id, 1),
+                  "weight": _weight(symptom),
                   "explains_families": families, "target": capture.target,
                   "compiler": capture.compiler_version,
                   "reproduce": capture.commands[:1]},
@@ -154,7 +167,22 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
         passes=[symptom.pass_arg] if symptom.pass_arg else [])
 
 
-def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Finding]:
+# A grid of at least half the SMs leaves few SMs idle: its cost is occupancy (one program's
+# warps per SM), which other symptoms of the same kernel can outweigh.
+UNDERFILL_HEAVY_SHARE = 0.5
+
+
+def _weight(symptom: Symptom) -> int:
+    """How much of the time the symptom usually costs (SYMPTOM_WEIGHT), by its own numbers."""
+    weight = SYMPTOM_WEIGHT.get(symptom.id, 1)
+    programs, sms = symptom.facts.get("programs"), symptom.facts.get("sms")
+    if symptom.id == "grid-underfill" and programs and sms and programs >= UNDERFILL_HEAVY_SHARE * sms:
+        return weight - 1
+    return weight
+
+
+def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
+                           estimate: Estimate | None = None) -> list[Finding]:
     """One finding per buffer the launcher hands from one kernel to the next: what the
     captured launches show, not a guess from the source (tier 1 only sees the calls)."""
     card = INTERMEDIATE_CARD if INTERMEDIATE_CARD in card_families else ""
@@ -172,13 +200,25 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str]) ->
             location={"path": capture.source, "function": None, "line": None, "stage": None},
             evidence={"symptom": "intermediate-buffer", "hop": hop,
                       "explains_cards": [c for c in INTERMEDIATE_CARDS if c in card_families],
-                      "weight": INTERMEDIATE_WEIGHT if _sizeable(hop) else 1,
+                      "weight": _handover_weight(hop, estimate),
                       "compiler": capture.compiler_version, "reproduce": capture.commands[:1]},
             passes=[]))
     return out
 
 
 SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
+
+
+def _handover_weight(hop: dict, estimate: Estimate | None) -> int:
+    """A sizeable hand-over weighs like the heavy symptoms; in a task its cost model calls
+    memory-bound, a buffer at least as large as the inputs doubles the traffic the time is made
+    of (written and read back), which outweighs anything about arithmetic or occupancy."""
+    if not _sizeable(hop):
+        return 1
+    size, inputs = hop.get("bytes"), hop.get("input_bytes")
+    if estimate is not None and estimate.memory_bound and size and inputs and size >= inputs:
+        return INTERMEDIATE_WEIGHT + 1
+    return INTERMEDIATE_WEIGHT
 
 
 def _sizeable(hop: dict) -> bool:
