@@ -1,0 +1,80 @@
+"""What a launch passes to each kernel parameter, and kernel expressions rewritten in the host's
+terms: the bridge the grid rewrites need between a kernel's names and its launcher's."""
+
+from __future__ import annotations
+
+import ast
+
+from .source import Launch, Source, dotted
+
+
+def kernel_params(fn: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in fn.args.args]
+
+
+def is_constexpr(arg: ast.arg) -> bool:
+    return arg.annotation is not None and "constexpr" in dotted(arg.annotation)
+
+
+def bound_args(launch: Launch, fn: ast.FunctionDef) -> dict[str, ast.expr] | None:
+    """Kernel parameter -> the launch's argument expression; None when the call cannot be mapped
+    (a starred argument, more arguments than parameters)."""
+    params = kernel_params(fn)
+    call = launch.call
+    if any(isinstance(a, ast.Starred) for a in call.args) or len(call.args) > len(params):
+        return None
+    out = dict(zip(params, call.args, strict=False))
+    for kw in call.keywords:
+        if kw.arg is None:
+            return None
+        if kw.arg in params:
+            out[kw.arg] = kw.value
+    return out
+
+
+def host_text(src: Source, expr: ast.expr, args: dict[str, ast.expr]) -> str | None:
+    """A kernel expression of parameters, literals and arithmetic, written with the launch's
+    arguments; None when it names anything else (a local, a tl call)."""
+    allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load)
+    if not all(isinstance(n, allowed) for n in ast.walk(expr)):
+        return None
+    if any(isinstance(n, ast.Name) and n.id not in args for n in ast.walk(expr)):
+        return None
+
+    class Host(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return ast.parse(src.segment(args[node.id]), mode="eval").body
+
+    return ast.unparse(Host().visit(ast.parse(ast.unparse(expr), mode="eval")))
+
+
+def assigned_once(fn: ast.FunctionDef, name: str) -> ast.Assign | None:
+    """The only `name = ...` statement of a host function (None if there are several or none)."""
+    found = [n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign)
+             and any(isinstance(t, ast.Name) and t.id == name for t in _targets(n))]
+    return found[0] if len(found) == 1 and isinstance(found[0], ast.Assign) else None
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        out = []
+        for t in node.targets:
+            out += list(t.elts) if isinstance(t, ast.Tuple) else [t]
+        return out
+    return [node.target]
+
+
+def name_loads(fn: ast.AST, name: str) -> list[ast.Name]:
+    return [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+
+
+def grid_tuple(launch: Launch) -> tuple[ast.Tuple, ast.Assign | None] | None:
+    """The launch's grid as a tuple literal, inline or bound once to the name it passes (with that
+    assignment); None for a lambda, a call or a name bound more than once."""
+    if isinstance(launch.grid, ast.Tuple):
+        return launch.grid, None
+    if isinstance(launch.grid, ast.Name):
+        stmt = assigned_once(launch.function, launch.grid.id)
+        if stmt is not None and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Tuple):
+            return stmt.value, stmt
+    return None
