@@ -70,26 +70,32 @@ def grid_stride(fn: ast.FunctionDef) -> GridStride | None:
     loops = [n for n in ast.walk(fn) if isinstance(n, ast.For) and isinstance(n.iter, ast.Call)
              and dotted(n.iter.func) == "range" and len(n.iter.args) == 3]
     for loop in loops:
-        start, stop, step = loop.iter.args
-
-        def is_pid(n: ast.AST) -> bool:
-            return (isinstance(n, ast.Call) and dotted(n.func) == "tl.program_id") or (
-                isinstance(n, ast.Name) and n.id in names)
-
-        def is_count(n: ast.AST) -> bool:
-            return (isinstance(n, ast.Call) and dotted(n.func) == "tl.num_programs") or (
-                isinstance(n, ast.Name) and n.id in params)
-
-        scale, ok = _split_factor(start, is_pid)
-        step_scale, ok2 = _split_factor(step, is_count)
-        if not (ok and ok2) or ast.dump(scale or ast.Constant(1)) != ast.dump(step_scale or ast.Constant(1)):
-            continue
-        count = next(p for p in _mul_parts(step) if is_count(p))
-        count_param = count.id if isinstance(count, ast.Name) else None
-        if _pid_used_elsewhere(fn, loop, names, calls, count_param):
-            continue
-        return GridStride(stop, scale, count_param)
+        found = _stride_of(loop.iter, names, params)
+        if found is not None and not _pid_used_elsewhere(fn, loop, names, calls, found.count_param):
+            return found
     return None
+
+
+def _stride_of(rng: ast.Call, pid_names: set[str], params: set[str]) -> GridStride | None:
+    """`range(pid * S, STOP, NP * S)` -> GridStride (S may be absent from both)."""
+    start, stop, step = rng.args
+
+    def is_pid(n: ast.AST) -> bool:
+        return (isinstance(n, ast.Call) and dotted(n.func) == "tl.program_id") or (
+            isinstance(n, ast.Name) and n.id in pid_names)
+
+    scale, ok = _split_factor(start, is_pid)
+    scale_dump = ast.dump(scale) if scale is not None else ""
+
+    def is_count(n: ast.AST) -> bool:
+        return (isinstance(n, ast.Call) and dotted(n.func) == "tl.num_programs") or (
+            isinstance(n, ast.Name) and n.id in params and ast.dump(n) != scale_dump)
+
+    step_scale, ok2 = _split_factor(step, is_count)
+    if not (ok and ok2) or scale_dump != (ast.dump(step_scale) if step_scale is not None else ""):
+        return None
+    count = next(p for p in _mul_parts(step) if is_count(p))
+    return GridStride(stop, scale, count.id if isinstance(count, ast.Name) else None)
 
 
 def _pid_used_elsewhere(fn, loop: ast.For, names: set[str], calls: list[ast.Call], count: str | None) -> bool:

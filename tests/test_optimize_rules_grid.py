@@ -1,0 +1,144 @@
+"""The grid rules (split-work-across-programs, one-launch-over-grid, reduce-along-contiguous-axis)
+and the GEMM configuration set: each on a kernel it applies to, checked by the real runner in the
+Triton interpreter (the slow tests: one runner subprocess each), and on a kernel it must leave alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagnose.proposers.rules.launchloop import launch_loop_to_grid_axis
+from diagnose.proposers.rules.split import shrink_rows_per_program, widen_grid_stride
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFECTS = ROOT / "bench" / "defects"
+
+
+def slow(case: str) -> str:
+    return (DEFECTS / case / "slow.py").read_text()
+
+
+def baseline(task: str) -> str:
+    return (ROOT / "kernels" / task / "baseline.py").read_text()
+
+
+def verify(tmp_path: Path, task: str, source: str, dtype: str = "float32") -> dict:
+    """The runner's verdict on a candidate at the task's small size (Triton interpreter, CPU)."""
+    cand = tmp_path / "candidate.py"
+    cand.write_text(source)
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    out = subprocess.run([sys.executable, "-m", "diagnose.runner", "verify", str(ROOT / "kernels" / task),
+                          str(cand), "--device", "cpu", "--sizes", "small", "--seeds", "1", "--dtypes", dtype,
+                          "--no-probes"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return json.loads(out.stdout)
+
+
+# ------------------------------------------------------------ split-work-across-programs
+
+def test_grid_stride_gets_one_program_per_item_and_sm_multiples():
+    cands = widen_grid_stride(slow("embedding-grid-stride-64-programs"))
+    assert [c.params["programs"] for c in cands] == ["per-item", "2*SMs", "4*SMs", "8*SMs"]
+    per_item = cands[0].source
+    assert "num_programs = T  # grid-stride loop" in per_item  # the bound literal, not the launch
+    assert "range(tl.program_id(0), T, tl.num_programs(0))" in per_item  # the kernel is unchanged
+    sm = cands[2].source
+    assert "num_programs = 4 * _sm_count(table.device)" in sm
+    assert "def _sm_count(device: torch.device) -> int:" in sm
+
+
+@pytest.mark.slow
+def test_grid_stride_candidates_stay_correct(tmp_path):
+    cands = widen_grid_stride(slow("embedding-grid-stride-64-programs"))
+    for cand in (cands[0], cands[-1]):
+        assert verify(tmp_path, "embedding", cand.source)["verdict"] == "pass", cand.description
+
+
+GRID_STRIDE_COUNT_PARAM = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, NUM_PROGRAMS: tl.constexpr, BLOCK: tl.constexpr):
+    for start in range(tl.program_id(0) * BLOCK, n, NUM_PROGRAMS * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+def run(x):
+    out = torch.empty_like(x)
+    scale_kernel[(32,)](x, out, x.numel(), NUM_PROGRAMS=32, BLOCK=1024)
+    return out
+'''
+
+
+def test_grid_stride_over_blocks_with_a_count_parameter_changes_both():
+    per_item = widen_grid_stride(GRID_STRIDE_COUNT_PARAM)[0].source
+    assert ("scale_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), "
+            "NUM_PROGRAMS=triton.cdiv(x.numel(), 1024), BLOCK=1024)") in per_item
+
+
+def test_grid_stride_with_a_slot_per_program_is_left_alone():
+    # each program writes its partial sum at its own slot: the count is part of the result
+    partials = GRID_STRIDE_COUNT_PARAM.replace(
+        "        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)",
+        "        tl.store(out_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + offs, mask=offs < n)))")
+    assert widen_grid_stride(partials) == []
+    assert widen_grid_stride(baseline("embedding")) == []  # already one program per token
+
+
+def test_rows_per_program_shrinks_with_the_grid():
+    cands = shrink_rows_per_program(slow("layernorm-few-programs"))
+    assert [c.params["to"] for c in cands] == [64, 16, 4]
+    assert "rows_per_program = 4  # amortise" in cands[-1].source
+    assert "grid = (triton.cdiv(M, rows_per_program),)" in cands[-1].source
+
+
+@pytest.mark.slow
+def test_fewer_rows_per_program_stay_correct(tmp_path):
+    cand = shrink_rows_per_program(slow("layernorm-few-programs"))[-1]
+    assert verify(tmp_path, "layernorm", cand.source)["verdict"] == "pass"
+
+
+def test_rows_per_program_left_alone_when_the_grid_does_not_divide_by_it():
+    src = slow("layernorm-few-programs")
+    assert shrink_rows_per_program(baseline("layernorm")) == []
+    fixed_grid = src.replace("grid = (triton.cdiv(M, rows_per_program),)", "grid = (triton.cdiv(M, 256),)")
+    assert shrink_rows_per_program(fixed_grid) == []
+
+
+# ------------------------------------------------------------ one-launch-over-grid
+
+def test_launch_loop_becomes_a_grid_axis():
+    [cand] = launch_loop_to_grid_axis(slow("batched-gemm-batch-launch-loop"))
+    src = cand.source
+    assert cand.params == {"kernel": "matmul_kernel", "axis": 2, "batched": ["a_ptr", "b_ptr", "c_ptr"]}
+    assert "for i in range(B)" not in src
+    assert "grid = (triton.cdiv(M, 128), triton.cdiv(N, 128), B)" in src
+    assert "    batch = tl.program_id(2).to(tl.int64)\n    a_ptr += batch * stride_a_batch\n" in src
+    assert "matmul_kernel[grid](a, b, c, M, N, K," in src
+    assert "stride_c_batch=c.stride(0))" in src
+
+
+@pytest.mark.slow
+def test_one_launch_over_grid_stays_correct(tmp_path):
+    [cand] = launch_loop_to_grid_axis(slow("batched-gemm-batch-launch-loop"))
+    assert verify(tmp_path, "batched_gemm", cand.source, "float16")["verdict"] == "pass"
+
+
+def test_launch_loops_it_cannot_read_exactly_are_left_alone():
+    # segments planned on the host with a while loop and slices: not `for i in range(B): k(x[i])`
+    assert launch_loop_to_grid_axis(slow("moe-grouped-gemm-expert-launch-loop")) == []
+    src = slow("batched-gemm-batch-launch-loop")
+    # the loop variable also feeds a size: the launches differ by more than a batch offset
+    assert launch_loop_to_grid_axis(src.replace("c[i], M, N, K,", "c[i], M - i, N, K,")) == []
+    # the body does more than launch
+    assert launch_loop_to_grid_axis(src.replace("        matmul_kernel[grid]",
+                                                "        c[i].zero_()\n        matmul_kernel[grid]")) == []
+    assert launch_loop_to_grid_axis(baseline("batched_gemm")) == []  # already one launch
