@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 from diagnose.proposers.rules.launchloop import launch_loop_to_grid_axis
-from diagnose.proposers.rules.split import shrink_rows_per_program, widen_grid_stride
+from diagnose.proposers.rules.split import (
+    loop_to_grid_axis,
+    shrink_rows_per_program,
+    widen_grid_stride,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFECTS = ROOT / "bench" / "defects"
@@ -111,6 +115,38 @@ def test_rows_per_program_left_alone_when_the_grid_does_not_divide_by_it():
     assert shrink_rows_per_program(baseline("layernorm")) == []
     fixed_grid = src.replace("grid = (triton.cdiv(M, rows_per_program),)", "grid = (triton.cdiv(M, 256),)")
     assert shrink_rows_per_program(fixed_grid) == []
+
+
+def test_loop_over_independent_units_becomes_a_grid_axis():
+    [cand] = loop_to_grid_axis(slow("group-norm-sample-per-program"))
+    assert cand.params == {"kernel": "group_norm_kernel", "axis": 1, "unit": "group"}
+    assert "    group = tl.program_id(1)\n    base = (sample * G + group)" in cand.source
+    assert "for group in range(G)" not in cand.source
+    assert "group_norm_kernel[(N, groups)](x, w, b, out," in cand.source
+    assert "\n    for start in range(0, size, BLOCK):\n        offs = start" in cand.source  # body one level out
+
+
+@pytest.mark.slow
+def test_loop_to_grid_axis_stays_correct(tmp_path):
+    [cand] = loop_to_grid_axis(slow("group-norm-sample-per-program"))
+    assert verify(tmp_path, "group_norm", cand.source)["verdict"] == "pass"
+
+
+def test_loops_whose_units_share_state_or_outputs_are_left_alone():
+    src = slow("group-norm-sample-per-program")
+    # the accumulators start before the loop: each group adds to the last one's sums
+    carried = src.replace("    for group in range(G):\n", "    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n"
+                          "    for group in range(G):\n").replace(
+        "        acc = tl.zeros((BLOCK,), dtype=tl.float32)\n", "")
+    assert loop_to_grid_axis(carried) == []
+    # every group writes the same place: in parallel the last writer is not the last group
+    same_slot = src.replace("tl.store(out_ptr + base + offs,", "tl.store(out_ptr + sample * size + offs,")
+    assert loop_to_grid_axis(same_slot) == []
+    # a kernel that reads what it writes (in place) is not split
+    in_place = src.replace("tl.store(out_ptr + base + offs,", "tl.store(x_ptr + base + offs,")
+    assert loop_to_grid_axis(in_place) == []
+    # a loop over keys with a running max and sum (splitting it needs a merge: not done here)
+    assert loop_to_grid_axis(slow("decode-attention-one-program-per-head")) == []
 
 
 # ------------------------------------------------------------ one-launch-over-grid

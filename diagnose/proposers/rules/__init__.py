@@ -12,7 +12,7 @@ from .autotune import add_autotune_configs
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
-from .split import shrink_rows_per_program, widen_grid_stride
+from .split import loop_to_grid_axis, shrink_rows_per_program, widen_grid_stride
 from .tuning import retune_block_sizes, retune_input_precision, retune_num_stages, retune_num_warps
 
 Transformation = Callable[[str], list[Candidate]]
@@ -30,6 +30,7 @@ RULES: list[tuple[str, Transformation]] = [
     ("autotune-configs", add_autotune_configs),
     ("split-work-across-programs", widen_grid_stride),
     ("split-work-across-programs", shrink_rows_per_program),
+    ("split-work-across-programs", loop_to_grid_axis),
     ("one-launch-over-grid", launch_loop_to_grid_axis),
 ]
 MAX_CANDIDATES = 8
