@@ -14,10 +14,10 @@ import pytest
 
 from diagnose.proposers.rules.launchloop import launch_loop_to_grid_axis
 from diagnose.proposers.rules.split import (
-    loop_to_grid_axis,
     shrink_rows_per_program,
     widen_grid_stride,
 )
+from diagnose.proposers.rules.units import loop_to_grid_axis
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFECTS = ROOT / "bench" / "defects"

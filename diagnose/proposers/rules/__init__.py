@@ -12,8 +12,9 @@ from .autotune import add_autotune_configs
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
-from .split import loop_to_grid_axis, shrink_rows_per_program, widen_grid_stride
+from .split import shrink_rows_per_program, widen_grid_stride
 from .tuning import retune_block_sizes, retune_input_precision, retune_num_stages, retune_num_warps
+from .units import loop_to_grid_axis
 
 Transformation = Callable[[str], list[Candidate]]
 
