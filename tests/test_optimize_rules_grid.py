@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from diagnose.proposers import Request
+from diagnose.proposers.rules import MAX_CANDIDATES, propose
+from diagnose.proposers.rules.gemm import HOPPER_TILES, gemm_autotune_configs, gemm_tile_configs
 from diagnose.proposers.rules.launchloop import launch_loop_to_grid_axis
 from diagnose.proposers.rules.split import (
     shrink_rows_per_program,
@@ -178,3 +181,66 @@ def test_launch_loops_it_cannot_read_exactly_are_left_alone():
     assert launch_loop_to_grid_axis(src.replace("        matmul_kernel[grid]",
                                                 "        c[i].zero_()\n        matmul_kernel[grid]")) == []
     assert launch_loop_to_grid_axis(baseline("batched_gemm")) == []  # already one launch
+
+
+# ------------------------------------------------------------ GEMM tile configurations
+
+GROUPED_GEMM = (Path(__file__).parent / "optimize_fixtures" / "grouped_gemm.py").read_text()
+
+
+def test_gemm_set_reaches_hopper_tiles_in_one_round():
+    cands = gemm_tile_configs(baseline("gemm_fp16"))
+    assert len(cands) == len(HOPPER_TILES) == MAX_CANDIDATES  # the whole set is timed in one round
+    tiles = {(c.params["BLOCK_M"], c.params["BLOCK_N"], c.params["BLOCK_K"], c.params["num_warps"],
+              c.params["num_stages"]) for c in cands}
+    assert {(128, 256, 64, 8, 3), (128, 128, 64, 8, 4), (128, 128, 64, 8, 3)} <= tiles
+    wide = cands[0].source  # BLOCK_M != BLOCK_N: each grid literal follows its own block
+    assert "grid = (triton.cdiv(M, 128), triton.cdiv(N, 256))" in wide
+    assert "BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_stages=3, num_warps=8)" in wide
+
+
+def test_gemm_set_through_propose_is_not_cut():
+    diagnosis = {"verdict": "concluded", "tiers": [], "conclusion": {"rewrite_family": "block-size-tuning"}}
+    p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "block-size-tuning"))
+    assert p.transformation == "gemm_tile_configs" and len(p.candidates) == MAX_CANDIDATES
+
+
+def test_gemm_grouped_ordering_follows_the_kernels_cdiv_and_sets_group_8():
+    first = gemm_tile_configs(GROUPED_GEMM)[0].source
+    assert "matmul_kernel[(triton.cdiv(M, 128) * triton.cdiv(N, 256),)](" in first
+    assert "BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_warps=8, num_stages=3)" in first
+
+
+@pytest.mark.slow
+def test_gemm_tiles_stay_correct(tmp_path):
+    cand = gemm_tile_configs(GROUPED_GEMM)[0]  # 128x256 tiles over a 128x96 output: masks at work
+    assert verify(tmp_path, "gemm_fp16", cand.source, "float16")["verdict"] == "pass"
+
+
+def test_gemm_autotune_set_reads_each_block_from_meta():
+    [cand] = gemm_autotune_configs(baseline("gemm_fp16"))
+    src = cand.source
+    assert cand.params["configs"] == len(HOPPER_TILES) + 1 and cand.params["key"] == ["M", "N", "K"]
+    assert "triton.Config({'BLOCK_M': 128, 'BLOCK_N': 256, 'BLOCK_K': 64}, num_warps=8, num_stages=3)" in src
+    assert 'grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))' in src
+    assert "c.stride(0), c.stride(1))" in src  # the tuned keywords left the launch
+
+
+@pytest.mark.slow
+def test_gemm_autotune_config_stays_correct(tmp_path):
+    # the interpreter has no driver to benchmark with, so one config (which autotune then takes
+    # without timing) checks that the grid reads BLOCK_M and BLOCK_N the right way round
+    [cand] = gemm_autotune_configs(baseline("gemm_fp16"))
+    lines = cand.source.splitlines(keepends=True)
+    one = "".join(line for line in lines if "triton.Config(" not in line or "'BLOCK_N': 256" in line)
+    assert one.count("triton.Config(") == 1
+    assert verify(tmp_path, "gemm_fp16", one, "float16")["verdict"] == "pass"
+
+
+def test_gemm_configs_leave_other_kernels_alone():
+    assert gemm_tile_configs(baseline("add")) == [] and gemm_autotune_configs(baseline("add")) == []
+    # a grid that does not follow the blocks (here: a fixed persistent count) cannot be retiled safely
+    fixed = baseline("gemm_fp16").replace("grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))", "grid = (132, 1)")
+    assert gemm_tile_configs(fixed) == [] and gemm_autotune_configs(fixed) == []
+    [tuned] = gemm_autotune_configs(baseline("gemm_fp16"))
+    assert gemm_tile_configs(tuned.source) == [] and gemm_autotune_configs(tuned.source) == []

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from diagnose.proposers import Candidate, Proposal, Request, evidence_of, hypothesis_of
 
 from .autotune import add_autotune_configs
+from .gemm import gemm_autotune_configs, gemm_tile_configs
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
@@ -24,10 +25,14 @@ RULES: list[tuple[str, Transformation]] = [
     ("vectorize-loads", add_contiguity_hints),
     ("int32-indexing", narrow_int64_index),
     ("drop-redundant-select", drop_redundant_select),
+    ("block-size-tuning", gemm_tile_configs),
     ("block-size-tuning", retune_block_sizes),
     ("num-warps-tuning", retune_num_warps),
+    ("num-warps-tuning", gemm_tile_configs),
     ("pipeline-stages", retune_num_stages),
+    ("pipeline-stages", gemm_tile_configs),
     ("lower-precision-dot", retune_input_precision),
+    ("autotune-configs", gemm_autotune_configs),
     ("autotune-configs", add_autotune_configs),
     ("split-work-across-programs", widen_grid_stride),
     ("split-work-across-programs", shrink_rows_per_program),
