@@ -14,6 +14,7 @@ import pytest
 
 from diagnose.proposers import Request
 from diagnose.proposers.rules import MAX_CANDIDATES, propose
+from diagnose.proposers.rules.axis import transpose_strided_tile
 from diagnose.proposers.rules.gemm import HOPPER_TILES, gemm_autotune_configs, gemm_tile_configs
 from diagnose.proposers.rules.launchloop import launch_loop_to_grid_axis
 from diagnose.proposers.rules.split import (
@@ -244,3 +245,34 @@ def test_gemm_configs_leave_other_kernels_alone():
     assert gemm_tile_configs(fixed) == [] and gemm_autotune_configs(fixed) == []
     [tuned] = gemm_autotune_configs(baseline("gemm_fp16"))
     assert gemm_tile_configs(tuned.source) == [] and gemm_autotune_configs(tuned.source) == []
+
+
+# ------------------------------------------------------------ reduce-along-contiguous-axis
+
+def test_tile_with_unit_stride_on_axis0_is_loaded_transposed_and_reduced_along_axis1():
+    src = slow("sum-reduce-strided-axis")
+    [cand] = transpose_strided_tile(src)
+    assert cand.params == {"tiles": ["tile"]}
+    assert "tl.load(x_ptr + rows[:, None] * stride_row + cols[None, :]," in cand.source
+    assert "mask=(cols[None, :] < N) & (rows[:, None] < M), other=0.0)" in cand.source
+    assert "acc += tl.sum(tile.to(tl.float32), axis=1)" in cand.source
+
+
+@pytest.mark.slow
+def test_transposed_tile_stays_correct(tmp_path):
+    [cand] = transpose_strided_tile(slow("sum-reduce-strided-axis"))
+    assert verify(tmp_path, "sum", cand.source)["verdict"] == "pass"
+
+
+def test_tiles_already_contiguous_on_the_last_axis_or_used_whole_are_left_alone():
+    src = slow("sum-reduce-strided-axis")
+    # the card's "before": rows strided on axis 0, columns contiguous on axis 1 (a column sum)
+    before = src.replace("rows[None, :] * stride_row + cols[:, None]", "rows[:, None] * stride_row + cols[None, :]")
+    assert "rows[:, None] * stride_row + cols[None, :]" in before and transpose_strided_tile(before) == []
+    # the tile meets another 2-D tensor: its orientation matters beyond the reduction
+    weighted = src.replace("tl.sum(tile.to(tl.float32), axis=0)", "tl.sum(tile * w, axis=0)")
+    assert transpose_strided_tile(weighted) == []
+    # the tile is also stored whole
+    stored = src.replace("        acc += tl.sum", "        tl.store(out_ptr + cols[:, None], tile)\n        acc += tl.sum")
+    assert transpose_strided_tile(stored) == []
+    assert transpose_strided_tile(baseline("gemm_fp16")) == []  # tiles that meet in tl.dot

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from diagnose.proposers import Candidate, Proposal, Request, evidence_of, hypothesis_of
 
 from .autotune import add_autotune_configs
+from .axis import transpose_strided_tile
 from .gemm import gemm_autotune_configs, gemm_tile_configs
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
@@ -38,6 +39,8 @@ RULES: list[tuple[str, Transformation]] = [
     ("split-work-across-programs", shrink_rows_per_program),
     ("split-work-across-programs", loop_to_grid_axis),
     ("one-launch-over-grid", launch_loop_to_grid_axis),
+    ("reduce-along-contiguous-axis", transpose_strided_tile),
+    ("coalesce-contiguous-axis", transpose_strided_tile),
 ]
 MAX_CANDIDATES = 8
 
