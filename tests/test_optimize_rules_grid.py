@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from diagnose.proposers.rules.units import loop_to_grid_axis
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFECTS = ROOT / "bench" / "defects"
+GROUPED_GEMM = (Path(__file__).parent / "optimize_fixtures" / "grouped_gemm.py").read_text()
 
 
 def slow(case: str) -> str:
@@ -35,15 +37,54 @@ def baseline(task: str) -> str:
     return (ROOT / "kernels" / task / "baseline.py").read_text()
 
 
-def verify(tmp_path: Path, task: str, source: str, dtype: str = "float32") -> dict:
+def verify(folder: Path, name: str, task: str, source: str, dtype: str) -> dict:
     """The runner's verdict on a candidate at the task's small size (Triton interpreter, CPU)."""
-    cand = tmp_path / "candidate.py"
+    cand = folder / f"{name}.py"
     cand.write_text(source)
     env = {**os.environ, "TRITON_INTERPRET": "1"}
     out = subprocess.run([sys.executable, "-m", "diagnose.runner", "verify", str(ROOT / "kernels" / task),
                           str(cand), "--device", "cpu", "--sizes", "small", "--seeds", "1", "--dtypes", dtype,
                           "--no-probes"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     return json.loads(out.stdout)
+
+
+def _one_autotune_config() -> str:
+    """The GEMM autotune candidate cut to one config: the interpreter has no driver to time the
+    autotuner with, and with one config autotune takes it untimed; the 128x256 one checks that
+    the grid reads BLOCK_M and BLOCK_N the right way round."""
+    [cand] = gemm_autotune_configs(baseline("gemm_fp16"))
+    lines = cand.source.splitlines(keepends=True)
+    one = "".join(line for line in lines if "triton.Config(" not in line or "'BLOCK_N': 256" in line)
+    assert one.count("triton.Config(") == 1
+    return one
+
+
+# name -> (task, dtype, the rewritten kernel): each is verified by the real runner
+REWRITES = {
+    # 2 programs per SM: 2 programs on the CPU, each walking every other token through the helper
+    "grid-stride-per-sm": ("embedding", "float32",
+                           lambda: widen_grid_stride(slow("embedding-grid-stride-64-programs"))[1].source),
+    "rows-per-program": ("layernorm", "float32",
+                         lambda: shrink_rows_per_program(slow("layernorm-few-programs"))[-1].source),
+    "loop-to-grid-axis": ("group_norm", "float32",
+                          lambda: loop_to_grid_axis(slow("group-norm-sample-per-program"))[0].source),
+    "launch-loop": ("batched_gemm", "float16",
+                    lambda: launch_loop_to_grid_axis(slow("batched-gemm-batch-launch-loop"))[0].source),
+    # 128x256 tiles over a 128x96 output: the masks at work
+    "gemm-tiles": ("gemm_fp16", "float16", lambda: gemm_tile_configs(GROUPED_GEMM)[0].source),
+    "gemm-autotune": ("gemm_fp16", "float16", _one_autotune_config),
+    "transposed-tile": ("sum", "float32", lambda: transpose_strided_tile(slow("sum-reduce-strided-axis"))[0].source),
+}
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory) -> dict[str, dict]:
+    """Every rewrite verified in one go, two runner processes at a time (CI has two cores)."""
+    folder = tmp_path_factory.mktemp("rewrites")
+    with ThreadPoolExecutor(2) as pool:
+        futures = {name: pool.submit(verify, folder, name, task, build(), dtype)
+                   for name, (task, dtype, build) in REWRITES.items()}
+    return {name: f.result() for name, f in futures.items()}
 
 
 # ------------------------------------------------------------ split-work-across-programs
@@ -60,10 +101,8 @@ def test_grid_stride_gets_one_program_per_item_and_sm_multiples():
 
 
 @pytest.mark.slow
-def test_grid_stride_candidates_stay_correct(tmp_path):
-    cands = widen_grid_stride(slow("embedding-grid-stride-64-programs"))
-    for cand in (cands[0], cands[-1]):
-        assert verify(tmp_path, "embedding", cand.source)["verdict"] == "pass", cand.description
+def test_grid_stride_candidates_stay_correct(verdicts):
+    assert verdicts["grid-stride-per-sm"]["verdict"] == "pass"
 
 
 GRID_STRIDE_COUNT_PARAM = '''
@@ -109,9 +148,8 @@ def test_rows_per_program_shrinks_with_the_grid():
 
 
 @pytest.mark.slow
-def test_fewer_rows_per_program_stay_correct(tmp_path):
-    cand = shrink_rows_per_program(slow("layernorm-few-programs"))[-1]
-    assert verify(tmp_path, "layernorm", cand.source)["verdict"] == "pass"
+def test_fewer_rows_per_program_stay_correct(verdicts):
+    assert verdicts["rows-per-program"]["verdict"] == "pass"
 
 
 def test_rows_per_program_left_alone_when_the_grid_does_not_divide_by_it():
@@ -131,9 +169,8 @@ def test_loop_over_independent_units_becomes_a_grid_axis():
 
 
 @pytest.mark.slow
-def test_loop_to_grid_axis_stays_correct(tmp_path):
-    [cand] = loop_to_grid_axis(slow("group-norm-sample-per-program"))
-    assert verify(tmp_path, "group_norm", cand.source)["verdict"] == "pass"
+def test_loop_to_grid_axis_stays_correct(verdicts):
+    assert verdicts["loop-to-grid-axis"]["verdict"] == "pass"
 
 
 def test_loops_whose_units_share_state_or_outputs_are_left_alone():
@@ -167,9 +204,8 @@ def test_launch_loop_becomes_a_grid_axis():
 
 
 @pytest.mark.slow
-def test_one_launch_over_grid_stays_correct(tmp_path):
-    [cand] = launch_loop_to_grid_axis(slow("batched-gemm-batch-launch-loop"))
-    assert verify(tmp_path, "batched_gemm", cand.source, "float16")["verdict"] == "pass"
+def test_one_launch_over_grid_stays_correct(verdicts):
+    assert verdicts["launch-loop"]["verdict"] == "pass"
 
 
 def test_launch_loops_it_cannot_read_exactly_are_left_alone():
@@ -186,7 +222,6 @@ def test_launch_loops_it_cannot_read_exactly_are_left_alone():
 
 # ------------------------------------------------------------ GEMM tile configurations
 
-GROUPED_GEMM = (Path(__file__).parent / "optimize_fixtures" / "grouped_gemm.py").read_text()
 
 
 def test_gemm_set_reaches_hopper_tiles_in_one_round():
@@ -213,9 +248,8 @@ def test_gemm_grouped_ordering_follows_the_kernels_cdiv_and_sets_group_8():
 
 
 @pytest.mark.slow
-def test_gemm_tiles_stay_correct(tmp_path):
-    cand = gemm_tile_configs(GROUPED_GEMM)[0]  # 128x256 tiles over a 128x96 output: masks at work
-    assert verify(tmp_path, "gemm_fp16", cand.source, "float16")["verdict"] == "pass"
+def test_gemm_tiles_stay_correct(verdicts):
+    assert verdicts["gemm-tiles"]["verdict"] == "pass"
 
 
 def test_gemm_autotune_set_reads_each_block_from_meta():
@@ -228,14 +262,8 @@ def test_gemm_autotune_set_reads_each_block_from_meta():
 
 
 @pytest.mark.slow
-def test_gemm_autotune_config_stays_correct(tmp_path):
-    # the interpreter has no driver to benchmark with, so one config (which autotune then takes
-    # without timing) checks that the grid reads BLOCK_M and BLOCK_N the right way round
-    [cand] = gemm_autotune_configs(baseline("gemm_fp16"))
-    lines = cand.source.splitlines(keepends=True)
-    one = "".join(line for line in lines if "triton.Config(" not in line or "'BLOCK_N': 256" in line)
-    assert one.count("triton.Config(") == 1
-    assert verify(tmp_path, "gemm_fp16", one, "float16")["verdict"] == "pass"
+def test_gemm_autotune_config_stays_correct(verdicts):
+    assert verdicts["gemm-autotune"]["verdict"] == "pass"
 
 
 def test_gemm_configs_leave_other_kernels_alone():
@@ -259,9 +287,8 @@ def test_tile_with_unit_stride_on_axis0_is_loaded_transposed_and_reduced_along_a
 
 
 @pytest.mark.slow
-def test_transposed_tile_stays_correct(tmp_path):
-    [cand] = transpose_strided_tile(slow("sum-reduce-strided-axis"))
-    assert verify(tmp_path, "sum", cand.source)["verdict"] == "pass"
+def test_transposed_tile_stays_correct(verdicts):
+    assert verdicts["transposed-tile"]["verdict"] == "pass"
 
 
 def test_tiles_already_contiguous_on_the_last_axis_or_used_whole_are_left_alone():
