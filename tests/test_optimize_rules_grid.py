@@ -8,8 +8,10 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +19,7 @@ from diagnose.proposers import Request
 from diagnose.proposers.rules import MAX_CANDIDATES, propose
 from diagnose.proposers.rules.axis import transpose_strided_tile
 from diagnose.proposers.rules.gemm import HOPPER_TILES, gemm_autotune_configs, gemm_tile_configs
+from diagnose.proposers.rules.grouping import add_grouped_ordering
 from diagnose.proposers.rules.launchloop import launch_loop_to_grid_axis
 from diagnose.proposers.rules.split import (
     shrink_rows_per_program,
@@ -48,14 +51,16 @@ def verify(folder: Path, name: str, task: str, source: str, dtype: str) -> dict:
     return json.loads(out.stdout)
 
 
-def _one_autotune_config() -> str:
-    """The GEMM autotune candidate cut to one config: the interpreter has no driver to time the
-    autotuner with, and with one config autotune takes it untimed; the 128x256 one checks that
-    the grid reads BLOCK_M and BLOCK_N the right way round."""
-    [cand] = gemm_autotune_configs(baseline("gemm_fp16"))
+def _grouped_autotune_one_config() -> str:
+    """Grouped ordering, then the GEMM autotune set cut to its 128x256 config: the interpreter
+    has no driver to time the autotuner with, and with one config autotune takes it untimed.
+    One run checks the remap, GROUP_M from the config and the grid reading BLOCK_M and BLOCK_N
+    the right way round."""
+    [grouped] = add_grouped_ordering(baseline("gemm_fp16"))
+    [cand] = gemm_autotune_configs(grouped.source)
     lines = cand.source.splitlines(keepends=True)
     one = "".join(line for line in lines if "triton.Config(" not in line or "'BLOCK_N': 256" in line)
-    assert one.count("triton.Config(") == 1
+    assert one.count("triton.Config(") == 1 and "'GROUP_M': 8" in one
     return one
 
 
@@ -72,7 +77,7 @@ REWRITES = {
                     lambda: launch_loop_to_grid_axis(slow("batched-gemm-batch-launch-loop"))[0].source),
     # 128x256 tiles over a 128x96 output: the masks at work
     "gemm-tiles": ("gemm_fp16", "float16", lambda: gemm_tile_configs(GROUPED_GEMM)[0].source),
-    "gemm-autotune": ("gemm_fp16", "float16", _one_autotune_config),
+    "grouped-gemm-autotune": ("gemm_fp16", "float16", _grouped_autotune_one_config),
     "transposed-tile": ("sum", "float32", lambda: transpose_strided_tile(slow("sum-reduce-strided-axis"))[0].source),
 }
 
@@ -262,8 +267,8 @@ def test_gemm_autotune_set_reads_each_block_from_meta():
 
 
 @pytest.mark.slow
-def test_gemm_autotune_config_stays_correct(verdicts):
-    assert verdicts["gemm-autotune"]["verdict"] == "pass"
+def test_grouped_gemm_under_one_autotune_config_stays_correct(verdicts):
+    assert verdicts["grouped-gemm-autotune"]["verdict"] == "pass"
 
 
 def test_gemm_configs_leave_other_kernels_alone():
@@ -303,3 +308,44 @@ def test_tiles_already_contiguous_on_the_last_axis_or_used_whole_are_left_alone(
     stored = src.replace("        acc += tl.sum", "        tl.store(out_ptr + cols[:, None], tile)\n        acc += tl.sum")
     assert transpose_strided_tile(stored) == []
     assert transpose_strided_tile(baseline("gemm_fp16")) == []  # tiles that meet in tl.dot
+
+
+# ------------------------------------------------------------ l2-grouped-ordering
+
+def _remap_lines(source: str) -> str:
+    """The lines add_grouped_ordering put at the top of the kernel (up to the first tile index)."""
+    body = source.split("BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):\n", 1)[1]
+    return textwrap.dedent(body.split("    rm = ", 1)[0])
+
+
+def test_grouped_ordering_remaps_program_ids_and_launches_with_group_8():
+    [cand] = add_grouped_ordering(baseline("gemm_fp16"))
+    assert "rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)" in cand.source
+    assert "rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)" in cand.source
+    assert "BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, GROUP_M=8)" in cand.source
+    assert "grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))" in cand.source  # the grid is unchanged
+    # the tile search still reads the grouped kernel: its masks tie each grid literal to a block
+    assert "grid = (triton.cdiv(M, 128), triton.cdiv(N, 256))" in gemm_tile_configs(cand.source)[0].source
+
+
+@pytest.mark.parametrize("grid", [(13, 7), (3, 20), (8, 8), (1, 5)])
+def test_grouped_remap_visits_every_tile_once(grid):
+    # the emitted index math, run in Python over every program of a grid: a bijection onto tiles
+    code = _remap_lines(add_grouped_ordering(baseline("gemm_fp16"))[0].source)
+    tiles = []
+    for p1 in range(grid[1]):
+        for p0 in range(grid[0]):
+            ids = (p0, p1)
+            tl = SimpleNamespace(program_id=lambda a, ids=ids: ids[a], num_programs=lambda a: grid[a])
+            scope = {"tl": tl, "GROUP_M": 8}
+            exec(code, scope)
+            tiles.append((scope["pid_m"], scope["pid_n"]))
+    assert sorted(tiles) == sorted((m, n) for m in range(grid[0]) for n in range(grid[1]))
+
+
+def test_grouped_ordering_leaves_grouped_or_non_gemm_kernels_alone():
+    assert add_grouped_ordering(GROUPED_GEMM) == []  # already has GROUP_SIZE_M
+    assert add_grouped_ordering(baseline("add")) == []
+    # a kernel that reads tl.num_programs already does its own program arithmetic
+    own = baseline("gemm_fp16").replace("rk = tl.arange(0, BLOCK_K)", "rk = tl.arange(0, BLOCK_K) + 0 * tl.num_programs(0)")
+    assert add_grouped_ordering(own) == []

@@ -11,6 +11,7 @@ from diagnose.proposers import Candidate, Proposal, Request, evidence_of, hypoth
 from .autotune import add_autotune_configs
 from .axis import transpose_strided_tile
 from .gemm import gemm_autotune_configs, gemm_tile_configs
+from .grouping import add_grouped_ordering
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
@@ -39,6 +40,7 @@ RULES: list[tuple[str, Transformation]] = [
     ("split-work-across-programs", shrink_rows_per_program),
     ("split-work-across-programs", loop_to_grid_axis),
     ("one-launch-over-grid", launch_loop_to_grid_axis),
+    ("l2-grouped-ordering", add_grouped_ordering),
     ("reduce-along-contiguous-axis", transpose_strided_tile),
     ("coalesce-contiguous-axis", transpose_strided_tile),
 ]

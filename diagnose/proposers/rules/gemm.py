@@ -86,13 +86,33 @@ def _axis_blocks(fn: ast.FunctionDef, blocks: dict[str, ast.keyword]) -> dict[in
 
 def _cdiv_blocks(fn: ast.FunctionDef, blocks: dict[str, ast.keyword], args: dict[str, ast.expr],
                  src: Source) -> dict[str, str]:
-    """Host text of a size -> "M"/"N" from the kernel's `tl.cdiv(SIZE, BLOCK_X)` (grouped ordering)."""
+    """Host text of a size -> "M"/"N": from the kernel's `tl.cdiv(SIZE, BLOCK_X)` (grouped
+    ordering) or from a mask `offs < SIZE` where `offs = ... + tl.arange(0, BLOCK_X)`."""
     by_param = {kw.arg: axis for axis, kw in blocks.items()}
+    pairs = [(c.args[0], c.args[1]) for c in calls_named(fn, "tl.cdiv") if len(c.args) == 2]
+    ranges = _range_vars(fn, by_param)
+    for cmp in ast.walk(fn):
+        if isinstance(cmp, ast.Compare) and len(cmp.ops) == 1 and isinstance(cmp.ops[0], ast.Lt):
+            hit = {ranges[n.id] for n in ast.walk(cmp.left) if isinstance(n, ast.Name) and n.id in ranges}
+            if len(hit) == 1:
+                pairs.append((cmp.comparators[0], ast.Name(hit.pop())))
+    out: dict[str, str] = {}
+    for size, block in pairs:
+        if (isinstance(size, ast.Name) and size.id in args and isinstance(block, ast.Name)
+                and block.id in by_param):
+            out.setdefault(src.segment(args[size.id]), by_param[block.id])
+    return out
+
+
+def _range_vars(fn: ast.FunctionDef, by_param: dict[str, str]) -> dict[str, str]:
+    """`rm = ... + tl.arange(0, BLOCK_M)` -> {"rm": "BLOCK_M"} (M and N blocks only)."""
     out = {}
-    for c in calls_named(fn, "tl.cdiv"):
-        if (len(c.args) == 2 and isinstance(c.args[0], ast.Name) and c.args[0].id in args
-                and isinstance(c.args[1], ast.Name) and c.args[1].id in by_param):
-            out[src.segment(args[c.args[0].id])] = by_param[c.args[1].id]
+    for a in ast.walk(fn):
+        if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+            aranges = [c for c in calls_named(a.value, "tl.arange") if len(c.args) == 2
+                       and isinstance(c.args[1], ast.Name) and by_param.get(c.args[1].id) in ("M", "N")]
+            if len(aranges) == 1 and isinstance(a.value, ast.BinOp):
+                out[a.targets[0].id] = aranges[0].args[1].id
     return out
 
 
