@@ -136,6 +136,34 @@ def test_grid_stride_over_blocks_with_a_count_parameter_changes_both():
             "NUM_PROGRAMS=triton.cdiv(x.numel(), 1024), BLOCK=1024)") in per_item
 
 
+PERSISTENT_COPY = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    first = tl.program_id(0)
+    step = tl.num_programs(0)
+    for blk in tl.range(first, tl.cdiv(n, BLOCK), step):
+        offs = blk * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def run(x):
+    out = torch.empty_like(x)
+    copy_kernel[(16,)](x, out, x.numel(), BLOCK=512)
+    return out
+'''
+
+
+def test_persistent_tl_range_over_bound_ids_gets_more_programs():
+    cands = widen_grid_stride(PERSISTENT_COPY)
+    assert "copy_kernel[(triton.cdiv(x.numel(), 512),)](x, out" in cands[0].source  # one per block
+    assert "copy_kernel[(8 * _sm_count(x.device),)]" in cands[-1].source
+
+
 def test_grid_stride_with_a_slot_per_program_is_left_alone():
     # each program writes its partial sum at its own slot: the count is part of the result
     partials = GRID_STRIDE_COUNT_PARAM.replace(

@@ -33,17 +33,26 @@ def bound_args(launch: Launch, fn: ast.FunctionDef) -> dict[str, ast.expr] | Non
 
 
 def host_text(src: Source, expr: ast.expr, args: dict[str, ast.expr]) -> str | None:
-    """A kernel expression of parameters, literals and arithmetic, written with the launch's
-    arguments; None when it names anything else (a local, a tl call)."""
-    allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load)
-    if not all(isinstance(n, allowed) for n in ast.walk(expr)):
+    """A kernel expression of parameters, literals, arithmetic and tl.cdiv, written with the
+    launch's arguments (tl.cdiv as triton.cdiv); None when it names anything else."""
+    cdivs = [n for n in ast.walk(expr) if isinstance(n, ast.Call)]
+    if any(dotted(c.func) != "tl.cdiv" or len(c.args) != 2 or c.keywords for c in cdivs):
         return None
-    if any(isinstance(n, ast.Name) and n.id not in args for n in ast.walk(expr)):
+    inner = {id(n) for c in cdivs for n in ast.walk(c.func)}
+    allowed = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load, ast.Call)
+    if not all(isinstance(n, allowed) or id(n) in inner for n in ast.walk(expr)):
+        return None
+    if any(isinstance(n, ast.Name) and id(n) not in inner and n.id not in args for n in ast.walk(expr)):
         return None
 
     class Host(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.expr:
             return ast.parse(src.segment(args[node.id]), mode="eval").body
+
+        def visit_Call(self, node: ast.Call) -> ast.expr:
+            node.args = [self.visit(a) for a in node.args]
+            node.func = ast.parse("triton.cdiv", mode="eval").body
+            return node
 
     return ast.unparse(Host().visit(ast.parse(ast.unparse(expr), mode="eval")))
 

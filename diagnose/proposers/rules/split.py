@@ -56,28 +56,34 @@ def program_ids(fn: ast.FunctionDef) -> tuple[set[str], list[ast.Call]]:
     """Names bound to `tl.program_id(0)` and every program_id/num_programs call of the kernel."""
     calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call)
              and dotted(n.func) in ("tl.program_id", "tl.num_programs")]
-    names = {s.targets[0].id for s in fn.body if isinstance(s, ast.Assign) and len(s.targets) == 1
-             and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Call)
-             and dotted(s.value.func) == "tl.program_id"}
-    return names, calls
+    return _bound_to(fn, "tl.program_id"), calls
+
+
+def _bound_to(fn: ast.FunctionDef, call: str) -> set[str]:
+    """Names the kernel binds, at its top level, to `call(...)` (`pid = tl.program_id(0)`)."""
+    return {s.targets[0].id for s in fn.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Call)
+            and dotted(s.value.func) == call}
 
 
 def grid_stride(fn: ast.FunctionDef) -> GridStride | None:
     names, calls = program_ids(fn)
     if any(c.args and int_value(c.args[0]) != 0 for c in calls):
         return None  # a 2-D grid: not ours
+    counts = _bound_to(fn, "tl.num_programs")
     params = {a.arg for a in fn.args.args}
     loops = [n for n in ast.walk(fn) if isinstance(n, ast.For) and isinstance(n.iter, ast.Call)
-             and dotted(n.iter.func) == "range" and len(n.iter.args) == 3]
+             and dotted(n.iter.func) in ("range", "tl.range") and len(n.iter.args) == 3]
     for loop in loops:
-        found = _stride_of(loop.iter, names, params)
-        if found is not None and not _pid_used_elsewhere(fn, loop, names, calls, found.count_param):
+        found = _stride_of(loop.iter, names, counts, params)
+        if found is not None and not _pid_used_elsewhere(fn, loop, names | counts, calls, found.count_param):
             return found
     return None
 
 
-def _stride_of(rng: ast.Call, pid_names: set[str], params: set[str]) -> GridStride | None:
-    """`range(pid * S, STOP, NP * S)` -> GridStride (S may be absent from both)."""
+def _stride_of(rng: ast.Call, pid_names: set[str], count_names: set[str], params: set[str]) -> GridStride | None:
+    """`range(pid * S, STOP, NP * S)` -> GridStride (S may be absent from both); NP is
+    tl.num_programs(0), a name bound to it, or a parameter (whose argument must be the count)."""
     start, stop, step = rng.args
 
     def is_pid(n: ast.AST) -> bool:
@@ -89,13 +95,13 @@ def _stride_of(rng: ast.Call, pid_names: set[str], params: set[str]) -> GridStri
 
     def is_count(n: ast.AST) -> bool:
         return (isinstance(n, ast.Call) and dotted(n.func) == "tl.num_programs") or (
-            isinstance(n, ast.Name) and n.id in params and ast.dump(n) != scale_dump)
+            isinstance(n, ast.Name) and n.id in params | count_names and ast.dump(n) != scale_dump)
 
     step_scale, ok2 = _split_factor(step, is_count)
     if not (ok and ok2) or scale_dump != (ast.dump(step_scale) if step_scale is not None else ""):
         return None
     count = next(p for p in _mul_parts(step) if is_count(p))
-    return GridStride(stop, scale, count.id if isinstance(count, ast.Name) else None)
+    return GridStride(stop, scale, count.id if isinstance(count, ast.Name) and count.id in params else None)
 
 
 def _pid_used_elsewhere(fn, loop: ast.For, names: set[str], calls: list[ast.Call], count: str | None) -> bool:
@@ -104,6 +110,7 @@ def _pid_used_elsewhere(fn, loop: ast.For, names: set[str], calls: list[ast.Call
     in_range = {id(n) for n in ast.walk(loop.iter)}
     bindings = {id(n) for s in fn.body if isinstance(s, ast.Assign) and len(s.targets) == 1
                 and isinstance(s.targets[0], ast.Name) and s.targets[0].id in names for n in ast.walk(s)}
+    # (names: the program id's and the count's; a count parameter is watched too)
     watched = set(names) | ({count} if count else set())
     uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id in watched and isinstance(n.ctx, ast.Load)]
     return (any(id(c) not in in_range | bindings for c in calls)
