@@ -134,6 +134,9 @@ def test_grid_stride_over_blocks_with_a_count_parameter_changes_both():
     per_item = widen_grid_stride(GRID_STRIDE_COUNT_PARAM)[0].source
     assert ("scale_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), "
             "NUM_PROGRAMS=triton.cdiv(x.numel(), 1024), BLOCK=1024)") in per_item
+    named = GRID_STRIDE_COUNT_PARAM.replace("    scale_kernel[(32,)]", "    grid = (32,)\n    scale_kernel[grid]")
+    per_sm = widen_grid_stride(named)[1].source
+    assert "grid = (2 * _sm_count(x.device),)" in per_sm and "NUM_PROGRAMS=2 * _sm_count(x.device)" in per_sm
 
 
 PERSISTENT_COPY = '''
