@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from diagnose.ladder import Options, diagnose, make_context
+from diagnose.optimize.runs import RunRecord
+from diagnose.optimize.synthesis import synthesize, write_cards
 from diagnose.target import DiagnosisError, resolve_target
 from diagnose.triage.priors import MAX_SHIFT, PriorsError, load_priors, shift_for
 from diagnose.triage.tier import SUFFICIENT_CONFIDENCE, triage
@@ -93,3 +95,34 @@ def test_an_unreadable_priors_file_is_one_sentence(tmp_path):
     target = resolve_target(str(ROOT / "kernels" / "gelu"), str(GELU))
     with pytest.raises(DiagnosisError, match="priors.json cannot be read"):
         diagnose(make_context(target, "cuda", Options(max_tier=1, home=tmp_path)))
+
+
+def _run(home: Path, task: str, family: str, verdict: str) -> RunRecord:
+    """A run whose round 1 proposed one candidate of `family` and got `verdict`."""
+    rec = RunRecord.create(home, task, "kernel\n", {"backend": "cuda", "task_path": "", "rounds": 1})
+    zero, one = rec.new_round(0), rec.new_round(1)
+    zero.write("kernel.py", "kernel\n")
+    zero.write("verdict.json", {"verdict": "baseline"})
+    one.write("round.json", {"round": 1, "parent": 0})
+    one.write("proposal.json", {"proposer": "rules", "family": family, "card_id": "c",
+                                "transformation": "add_autotune_configs",
+                                "candidates": [{"id": "00", "description": "autotuned"}]})
+    one.write("kernel.diff", "+@triton.autotune\n")
+    one.write("verdict.json", {"verdict": verdict, "candidate": "00", "ratio": 1.3, "reason": "r"})
+    return rec
+
+
+def test_synthesized_priors_reach_tier_one_and_a_persons_acceptance_survives(tmp_path):
+    runs = [_run(tmp_path, t, "autotune-configs", "accepted") for t in ("gelu", "silu", "add", "mean")]
+    runs += [_run(tmp_path, t, "block-size-tuning", "rejected") for t in ("gelu", "silu", "add", "mean")]
+    folder = tmp_path / "learned-cards"
+    [card_path] = write_cards(synthesize(runs), folder, runs)  # what `optimize --synthesize` writes
+    result = triage(GELU.read_text(), str(GELU), priors=load_priors(tmp_path))
+    assert _families(result)[:2] == ["autotune-configs", "block-size-tuning"]
+    card_id = card_path.stem
+    assert result.findings[0].evidence["prior"]["learned_cards"] == [card_id]
+    # a person accepts the card; synthesizing again keeps that, and it is no longer "learned"
+    card_path.write_text(card_path.read_text().replace('accepted_by = ""', 'accepted_by = "lead"'))
+    write_cards(synthesize(runs), folder, runs)
+    assert 'status = "accepted"\naccepted_by = "lead"' in card_path.read_text()
+    assert load_priors(tmp_path)["autotune-configs"].learned_cards == []
