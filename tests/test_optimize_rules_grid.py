@@ -271,6 +271,18 @@ def test_gemm_set_reaches_hopper_tiles_in_one_round():
     assert "BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_stages=3, num_warps=8)" in wide
 
 
+def test_gemm_tiles_held_in_locals_are_set_where_they_are_bound():
+    src = slow("gemm-bf16-tiles-local-variables")
+    first = gemm_tile_configs(src)[0].source
+    assert "    block_m, block_n, block_k = 128, 256, 64  # small tiles" in first
+    assert "grid = (triton.cdiv(M, block_m), triton.cdiv(N, block_n))" in first
+    [tuned] = gemm_autotune_configs(src)
+    assert 'grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))' in tuned.source
+    # one local for two blocks cannot be set to two values
+    shared = src.replace("BLOCK_N=block_n", "BLOCK_N=block_m").replace("triton.cdiv(N, block_n)", "triton.cdiv(N, block_m)")
+    assert gemm_tile_configs(shared) == []
+
+
 def test_gemm_set_through_propose_is_not_cut():
     diagnosis = {"verdict": "concluded", "tiers": [], "conclusion": {"rewrite_family": "block-size-tuning"}}
     p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "block-size-tuning"))

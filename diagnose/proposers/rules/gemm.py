@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from diagnose.proposers import Candidate
 
-from .launchargs import bound_args, is_constexpr
+from .launchargs import bound_args, is_constexpr, literal_of
 from .source import (
     Edit,
     Launch,
@@ -21,7 +21,6 @@ from .source import (
     grid_nodes,
     int_value,
     jit_kernels,
-    keyword,
     launches,
 )
 
@@ -44,25 +43,26 @@ GROUP_M = 8
 class GemmLaunch:
     launch: Launch
     blocks: dict[str, ast.keyword]  # "M", "N", "K" -> the launch keyword
+    sites: dict[str, tuple[int, ast.expr]]  # "M", "N", "K", num_warps... -> (value, literal to edit)
     group: ast.keyword | None  # GROUP_M-like literal, when the kernel groups its programs
     grid_literals: list[tuple[ast.expr, str]]  # (literal in the grid, "M" or "N")
+    grid_names: list[tuple[ast.Name, str]]  # (a block's local name read by the grid, "M" or "N")
 
     def current(self) -> tuple[int, int, int, int, int]:
-        call = self.launch.call
-        warps, stages = keyword(call, "num_warps"), keyword(call, "num_stages")
-        return (*(int_value(self.blocks[a].value) for a in "MNK"),
-                int_value(warps.value) if warps else 4, int_value(stages.value) if stages else 3)
+        warps, stages = self.sites.get("num_warps"), self.sites.get("num_stages")
+        return (*(self.sites[a][0] for a in "MNK"), warps[0] if warps else 4, stages[0] if stages else 3)
 
 
 def _has_dot_loop(fn: ast.FunctionDef) -> bool:
     return any(isinstance(n, ast.For | ast.While) and any(calls_named(n, "tl.dot")) for n in ast.walk(fn))
 
 
-def _block_keywords(call: ast.Call) -> dict[str, ast.keyword] | None:
+def _block_keywords(launch: Launch) -> dict[str, ast.keyword] | None:
+    """BLOCK_M/N/K-like keywords whose value is a literal or a local bound to one."""
     out = {}
-    for kw in call.keywords:
+    for kw in launch.call.keywords:
         name = (kw.arg or "").upper()
-        if name.startswith("BLOCK") and name[-1:] in "MNK" and int_value(kw.value) is not None:
+        if name.startswith("BLOCK") and name[-1:] in "MNK" and literal_of(launch, kw.value) is not None:
             out.setdefault(name[-1], kw)
     return out if len(out) == 3 else None
 
@@ -118,7 +118,7 @@ def _range_vars(fn: ast.FunctionDef, by_param: dict[str, str]) -> dict[str, str]
 
 def _grid_literals(src: Source, g: GemmLaunch, fn: ast.FunctionDef) -> list[tuple[ast.expr, str]] | None:
     """Every block-valued literal of the grid with the block it stands for; None if one is unknown."""
-    values = {int_value(kw.value) for a, kw in g.blocks.items() if a in "MN"}
+    values = {g.sites[a][0] for a in "MN" if int_value(g.blocks[a].value) is not None}
     axes = _axis_blocks(fn, g.blocks)
     sizes = _cdiv_blocks(fn, g.blocks, bound_args(g.launch, fn) or {}, src)
     out = []
@@ -140,29 +140,39 @@ def gemm_launch(src: Source) -> GemmLaunch | None:
     kernels = {k.name: k for k in jit_kernels(src.tree)}
     for launch in launches(src.tree):
         fn = kernels.get(launch.kernel)
-        blocks = _block_keywords(launch.call) if fn and _has_dot_loop(fn) else None
-        if blocks is None or any(kw.arg in ("num_warps", "num_stages") and int_value(kw.value) is None
-                                 for kw in launch.call.keywords):
+        blocks = _block_keywords(launch) if fn and _has_dot_loop(fn) else None
+        options = {kw.arg: kw for kw in launch.call.keywords if kw.arg in ("num_warps", "num_stages")}
+        if blocks is None or any(literal_of(launch, kw.value) is None for kw in options.values()):
             continue
+        sites = {a: literal_of(launch, kw.value) for a, kw in {**blocks, **options}.items()}
+        if len({id(node) for _, node in sites.values()}) < len(sites):
+            continue  # two launch values share one local: they cannot be set apart
         group = next((kw for kw in launch.call.keywords if (kw.arg or "").upper().startswith("GROUP")
                       and int_value(kw.value) is not None
                       and any(a.arg == kw.arg and is_constexpr(a) for a in fn.args.args)), None)
-        g = GemmLaunch(launch, blocks, group, [])
+        g = GemmLaunch(launch, blocks, sites, group, [], _grid_names(launch, blocks))
         literals = _grid_literals(src, g, fn)
         meta_grid = isinstance(grid_nodes(launch)[-1], ast.Lambda)
         # the grid must follow BLOCK_M and BLOCK_N (or read them from meta): a grid computed some
         # other way would cover the wrong number of tiles once the blocks change
-        if literals is not None and (meta_grid or {w for _, w in literals} == {"M", "N"}):
+        followed = {w for _, w in literals or []} | {w for _, w in g.grid_names}
+        if literals is not None and (meta_grid or followed == {"M", "N"}):
             g.grid_literals = literals
             return g
     return None
 
 
-def _option_edit(src: Source, call: ast.Call, name: str, value: int) -> Edit:
-    kw = keyword(call, name)
-    if kw is not None:
-        return src.replace(kw.value, str(value))
-    end = src.span(call)[1] - 1
+def _grid_names(launch: Launch, blocks: dict[str, ast.keyword]) -> list[tuple[ast.Name, str]]:
+    """Names in the grid that are the M or N block's own local (`cdiv(M, block_m)`)."""
+    local = {kw.value.id: a for a, kw in blocks.items() if a in "MN" and isinstance(kw.value, ast.Name)}
+    return [(n, local[n.id]) for g in grid_nodes(launch) for n in ast.walk(g)
+            if isinstance(n, ast.Name) and n.id in local]
+
+
+def _option_edit(src: Source, g: GemmLaunch, name: str, value: int) -> Edit:
+    if name in g.sites:
+        return src.replace(g.sites[name][1], str(value))
+    end = src.span(g.launch.call)[1] - 1
     return Edit(end, end, f", {name}={value}")
 
 
@@ -178,10 +188,9 @@ def gemm_tile_configs(text: str) -> list[Candidate]:
             continue
         bm, bn, bk, warps, stages = tile
         size = {"M": bm, "N": bn, "K": bk}
-        edits = [src.replace(kw.value, str(size[a])) for a, kw in g.blocks.items()]
+        edits = [src.replace(g.sites[a][1], str(size[a])) for a in g.blocks]
         edits += [src.replace(node, str(size[which])) for node, which in g.grid_literals]
-        edits += [_option_edit(src, g.launch.call, "num_warps", warps),
-                  _option_edit(src, g.launch.call, "num_stages", stages)]
+        edits += [_option_edit(src, g, "num_warps", warps), _option_edit(src, g, "num_stages", stages)]
         if g.group is not None:
             edits.append(src.replace(g.group.value, str(GROUP_M)))
         out.append(Candidate(apply(text, edits), f"{g.launch.kernel}: {bm}x{bn}x{bk} tiles, "
@@ -218,7 +227,7 @@ def gemm_autotune_configs(text: str) -> list[Candidate]:
     edits += [_drop_keyword(src, kw) for kw in tuned]
     grid = grid_nodes(g.launch)[-1]
     meta = grid.args.args[0].arg if isinstance(grid, ast.Lambda) and grid.args.args else "meta"
-    edits += [src.replace(node, f'{meta}["{names[which]}"]') for node, which in g.grid_literals]
+    edits += [src.replace(node, f'{meta}["{names[which]}"]') for node, which in g.grid_literals + g.grid_names]
     edits += _meta_grid(src, g)
     return [Candidate(apply(text, edits), f"{g.launch.kernel}: @triton.autotune over {len(tiles)} GEMM "
                       f"configs keyed on {', '.join(keys)}",

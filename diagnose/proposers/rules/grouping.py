@@ -39,7 +39,7 @@ def add_grouped_ordering(text: str) -> list[Candidate]:
     kernels = {k.name: k for k in jit_kernels(src.tree)}
     for launch in launches(src.tree):
         fn = kernels.get(launch.kernel)
-        blocks = _block_keywords(launch.call) if fn and _has_dot_loop(fn) else None
+        blocks = _block_keywords(launch) if fn and _has_dot_loop(fn) else None
         if (blocks is None or fn.args.defaults or fn.args.vararg or fn.args.kwonlyargs
                 or any(a.arg.upper().startswith("GROUP") for a in fn.args.args)):
             continue

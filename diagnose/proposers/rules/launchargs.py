@@ -87,3 +87,33 @@ def grid_tuple(launch: Launch) -> tuple[ast.Tuple, ast.Assign | None] | None:
         if stmt is not None and len(stmt.targets) == 1 and isinstance(stmt.value, ast.Tuple):
             return stmt.value, stmt
     return None
+
+
+def literal_of(launch: Launch, expr: ast.expr | None) -> tuple[int, ast.expr] | None:
+    """(value, the literal to edit) of a launch value that is an int literal, or a host local
+    bound once to one (`BLOCK = 128`, `bm, bn, bk = 32, 32, 32`): editing the literal where the
+    name is bound keeps every reader of the name (the grid too) consistent."""
+    if expr is None:
+        return None
+    value = _int(expr)
+    if value is not None:
+        return value, expr
+    if not isinstance(expr, ast.Name):
+        return None
+    found = [n for n in ast.walk(launch.function) if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign)
+             and any(isinstance(t, ast.Name) and t.id == expr.id for t in _targets(n))]
+    if len(found) != 1 or not isinstance(found[0], ast.Assign) or len(found[0].targets) != 1:
+        return None
+    stmt = found[0]
+    target, bound = stmt.targets[0], stmt.value
+    if isinstance(target, ast.Tuple) and isinstance(bound, ast.Tuple) and len(target.elts) == len(bound.elts):
+        pos = next(i for i, t in enumerate(target.elts) if isinstance(t, ast.Name) and t.id == expr.id)
+        bound = bound.elts[pos]
+    elif not isinstance(target, ast.Name):
+        return None
+    value = _int(bound)
+    return (value, bound) if value is not None else None
+
+
+def _int(node: ast.AST) -> int | None:
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else None
