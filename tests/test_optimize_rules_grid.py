@@ -30,6 +30,7 @@ from diagnose.proposers.rules.units import loop_to_grid_axis
 ROOT = Path(__file__).resolve().parent.parent
 DEFECTS = ROOT / "bench" / "defects"
 GROUPED_GEMM = (Path(__file__).parent / "optimize_fixtures" / "grouped_gemm.py").read_text()
+ROW_LOOP = (Path(__file__).parent / "optimize_fixtures" / "bias_gelu_rows.py").read_text()  # a program per long row
 
 
 def slow(case: str) -> str:
@@ -73,6 +74,7 @@ REWRITES = {
                          lambda: shrink_rows_per_program(slow("layernorm-few-programs"))[-1].source),
     "loop-to-grid-axis": ("group_norm", "float32",
                           lambda: loop_to_grid_axis(slow("group-norm-sample-per-program"))[0].source),
+    "row-blocks-to-grid-axis": ("bias_gelu", "float32", lambda: loop_to_grid_axis(ROW_LOOP)[0].source),
     "launch-loop": ("batched_gemm", "float16",
                     lambda: launch_loop_to_grid_axis(slow("batched-gemm-batch-launch-loop"))[0].source),
     # 128x256 tiles over a 128x96 output: the masks at work
@@ -207,6 +209,25 @@ def test_loop_over_independent_units_becomes_a_grid_axis():
 @pytest.mark.slow
 def test_loop_to_grid_axis_stays_correct(verdicts):
     assert verdicts["loop-to-grid-axis"]["verdict"] == "pass"
+
+
+def test_a_long_row_walked_in_blocks_is_split_across_programs():
+    [cand] = loop_to_grid_axis(ROW_LOOP)
+    assert "    start = tl.program_id(1) * BLOCK\n    cols = start + tl.arange(0, BLOCK)\n" in cand.source
+    assert "bias_gelu_rows_kernel[(rows, triton.cdiv(N, 64))](x, b, out, N, N, BLOCK=64)" in cand.source
+
+
+@pytest.mark.slow
+def test_row_split_stays_correct(verdicts):
+    assert verdicts["row-blocks-to-grid-axis"]["verdict"] == "pass"
+
+
+def test_a_row_reduction_is_not_split():
+    # the row's blocks feed one running sum: splitting would need a second-stage combine
+    rowsum = ROW_LOOP.replace("    for start in range(0, N, BLOCK):", "    total = 0.0\n    for start in range(0, N, BLOCK):").replace(
+        "        tl.store(out_ptr + row * stride_row + cols, y.to(out_ptr.dtype.element_ty), mask=mask)",
+        "        total += tl.sum(y, axis=0)\n        tl.store(out_ptr + row, total)")
+    assert "total += tl.sum" in rowsum and loop_to_grid_axis(rowsum) == []
 
 
 def test_loops_whose_units_share_state_or_outputs_are_left_alone():

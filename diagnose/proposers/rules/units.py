@@ -75,8 +75,8 @@ def _independent_loop(fn: ast.FunctionDef) -> ast.For | None:
     state, no early exit, every store addressed through v, no pointer both read and written; and
     nothing before it writes memory (it would run once per unit)."""
     loop = fn.body[-1]
-    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
-            and dotted(loop.iter.func) == "range" and len(loop.iter.args) == 1 and not loop.orelse):
+    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and _unit_range(loop) is not None
+            and not loop.orelse):
         return None
     if any(_memory(s, "store") or _memory(s, "atomic") for s in fn.body[:-1]):
         return None
@@ -109,9 +109,23 @@ def _bases(pointer: ast.expr, params: set[str], env: dict[str, ast.expr], depth:
     return set()
 
 
+def _unit_range(loop: ast.For) -> tuple[ast.expr, ast.expr | None] | None:
+    """(STOP, STEP or None) of `range(STOP)`, `range(0, STOP)` or `range(0, STOP, STEP)`."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and dotted(it.func) == "range" and not it.keywords and 1 <= len(it.args) <= 3):
+        return None
+    if len(it.args) == 1:
+        return it.args[0], None
+    if int_value(it.args[0]) != 0:
+        return None
+    return it.args[1], (it.args[2] if len(it.args) == 3 else None)
+
+
 def loop_to_grid_axis(text: str) -> list[Candidate]:
-    """A program that walks independent units in turn (`for g in range(G)` at the end of a kernel
-    on a 1-D grid) -> one program per unit: `g = tl.program_id(1)`, the grid gains G."""
+    """A program that walks independent units in turn (`for g in range(G)`, or the blocks of a
+    long row `for start in range(0, N, BLOCK)`, at the end of a kernel on a 1-D grid) -> one
+    program per unit: `g = tl.program_id(1)` (`start = tl.program_id(1) * BLOCK`), the grid gains
+    G (`triton.cdiv(N, BLOCK)`)."""
     src = Source(text)
     kernels = {k.name: k for k in jit_kernels(src.tree)}
     for launch in launches(src.tree):
@@ -121,22 +135,36 @@ def loop_to_grid_axis(text: str) -> list[Candidate]:
         loop = _independent_loop(fn)
         args = bound_args(launch, fn) if loop else None
         grid = grid_tuple(launch) if args is not None else None
-        stop = host_text(src, loop.iter.args[0], args) if grid else None
-        if stop is None or len(grid[0].elts) != 1:
+        count = _unit_count(src, loop, args) if grid else None
+        if count is None or len(grid[0].elts) != 1:
             continue
-        edits = [_unrolled(src, loop), src.replace(grid[0], f"({src.segment(grid[0].elts[0])}, {stop})")]
+        step = _unit_range(loop)[1]
+        edits = [_unrolled(src, loop, src.segment(step) if step is not None else None),
+                 src.replace(grid[0], f"({src.segment(grid[0].elts[0])}, {count})")]
         return [Candidate(apply(text, edits), f"{launch.kernel}: one program per {loop.target.id} "
-                          f"(grid axis 1 of {stop}) instead of a loop over them in each program",
+                          f"(grid axis 1 of {count}) instead of a loop over them in each program",
                           {"kernel": launch.kernel, "axis": 1, "unit": loop.target.id})]
     return []
 
 
-def _unrolled(src: Source, loop: ast.For) -> Edit:
-    """`for v in range(S):` + body -> `v = tl.program_id(1)` + the body one level out."""
+def _unit_count(src: Source, loop: ast.For, args: dict[str, ast.expr]) -> str | None:
+    """The number of units in the launcher's terms: STOP, or triton.cdiv(STOP, STEP)."""
+    stop, step = _unit_range(loop)
+    stop_h = host_text(src, stop, args)
+    if step is None or stop_h is None:
+        return stop_h
+    step_h = host_text(src, step, args)
+    return f"triton.cdiv({stop_h}, {step_h})" if step_h is not None else None
+
+
+def _unrolled(src: Source, loop: ast.For, step: str | None) -> Edit:
+    """`for v in range(S):` + body -> `v = tl.program_id(1)` (times the step) + the body one
+    level out."""
     indent = " " * loop.col_offset
     shift = loop.body[0].col_offset - loop.col_offset
     start = src._line_starts[loop.lineno - 1]
     end = src._line_starts[loop.end_lineno]
     body = src.text[src._line_starts[loop.body[0].lineno - 1]:end]
     lines = [line[shift:] if line[:shift].isspace() else line for line in body.splitlines(keepends=True)]
-    return Edit(start, end, f"{indent}{loop.target.id} = tl.program_id(1)\n" + "".join(lines))
+    unit = "tl.program_id(1)" + (f" * {step}" if step is not None else "")
+    return Edit(start, end, f"{indent}{loop.target.id} = {unit}\n" + "".join(lines))
