@@ -304,10 +304,17 @@ def test_gemm_tiles_held_in_locals_are_set_where_they_are_bound():
     assert gemm_tile_configs(shared) == []
 
 
-def test_gemm_set_through_propose_is_not_cut():
-    diagnosis = {"verdict": "concluded", "tiers": [], "conclusion": {"rewrite_family": "block-size-tuning"}}
-    p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "block-size-tuning"))
+@pytest.mark.parametrize("family,then", [("block-size-tuning", "retune_block_sizes"),
+                                         ("num-warps-tuning", "retune_num_warps"),
+                                         ("pipeline-stages", "retune_num_stages")])
+def test_gemm_set_comes_first_through_propose_and_is_not_cut(family, then):
+    diagnosis = {"verdict": "concluded", "tiers": [], "conclusion": {"rewrite_family": family}}
+    p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], family))
     assert p.transformation == "gemm_tile_configs" and len(p.candidates) == MAX_CANDIDATES
+    again = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], family, ["gemm_tile_configs"]))
+    assert again.transformation == then  # the plain search when the set lost on this parent
+    # a kernel that is not a GEMM goes straight to the plain search
+    assert propose(Request("gelu", "", slow("gelu-block-64"), diagnosis, [], family)).transformation in (then, None)
 
 
 def test_gemm_grouped_ordering_follows_the_kernels_cdiv_and_sets_group_8():

@@ -29,10 +29,11 @@ RULES: list[tuple[str, Transformation]] = [
     ("drop-redundant-select", drop_redundant_select),
     ("block-size-tuning", gemm_tile_configs),
     ("block-size-tuning", retune_block_sizes),
-    ("num-warps-tuning", retune_num_warps),
+    # a GEMM's warps and stages are chosen with its tiles: the Hopper set first, then the plain search
     ("num-warps-tuning", gemm_tile_configs),
-    ("pipeline-stages", retune_num_stages),
+    ("num-warps-tuning", retune_num_warps),
     ("pipeline-stages", gemm_tile_configs),
+    ("pipeline-stages", retune_num_stages),
     ("lower-precision-dot", retune_input_precision),
     ("autotune-configs", gemm_autotune_configs),
     ("autotune-configs", add_autotune_configs),
