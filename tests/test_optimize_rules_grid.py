@@ -228,6 +228,9 @@ def test_a_row_reduction_is_not_split():
         "        tl.store(out_ptr + row * stride_row + cols, y.to(out_ptr.dtype.element_ty), mask=mask)",
         "        total += tl.sum(y, axis=0)\n        tl.store(out_ptr + row, total)")
     assert "total += tl.sum" in rowsum and loop_to_grid_axis(rowsum) == []
+    # a second pass after a first one over the same row (a max, then the masked copy): split, each
+    # unit would redo the first pass
+    assert loop_to_grid_axis(slow("ascend-min-p-data-mask-store")) == []
 
 
 def test_loops_whose_units_share_state_or_outputs_are_left_alone():

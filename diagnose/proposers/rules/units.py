@@ -73,13 +73,15 @@ def _memory(node: ast.AST, kind: str) -> list[ast.Call]:
 def _independent_loop(fn: ast.FunctionDef) -> ast.For | None:
     """The kernel's last statement, `for v in range(STOP)` over units that share nothing: no carried
     state, no early exit, every store addressed through v, no pointer both read and written; and
-    nothing before it writes memory (it would run once per unit)."""
+    nothing before it writes memory or loops (it would run once per unit)."""
     loop = fn.body[-1]
     if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and _unit_range(loop) is not None
             and not loop.orelse):
         return None
     if any(_memory(s, "store") or _memory(s, "atomic") for s in fn.body[:-1]):
         return None
+    if any(isinstance(n, ast.For | ast.While) for s in fn.body[:-1] for n in ast.walk(s)):
+        return None  # a loop before it (a first pass over the row) would run again in every unit
     if any(isinstance(n, ast.Break | ast.Continue | ast.Return) for n in ast.walk(loop)):
         return None
     if loop.target.id in set().union(*(_names(s, ast.Store) for s in loop.body)) or _carried(loop.body):
