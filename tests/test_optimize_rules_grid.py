@@ -70,6 +70,8 @@ REWRITES = {
     # 2 programs per SM: 2 programs on the CPU, each walking every other token through the helper
     "grid-stride-per-sm": ("embedding", "float32",
                            lambda: widen_grid_stride(slow("embedding-grid-stride-64-programs"))[1].source),
+    "rows-per-program": ("layernorm", "float32",
+                         lambda: shrink_rows_per_program(slow("layernorm-few-programs"))[-1].source),
     "loop-to-grid-axis": ("group_norm", "float32",
                           lambda: loop_to_grid_axis(slow("group-norm-sample-per-program"))[0].source),
     "row-blocks-to-grid-axis": ("bias_gelu", "float32", lambda: loop_to_grid_axis(ROW_LOOP)[0].source),
@@ -181,6 +183,11 @@ def test_rows_per_program_shrinks_with_the_grid():
     assert [c.params["to"] for c in cands] == [64, 16, 4]
     assert "rows_per_program = 4  # amortise" in cands[-1].source
     assert "grid = (triton.cdiv(M, rows_per_program),)" in cands[-1].source
+
+
+@pytest.mark.slow
+def test_fewer_rows_per_program_stay_correct(verdicts):
+    assert verdicts["rows-per-program"]["verdict"] == "pass"
 
 
 def test_rows_per_program_left_alone_when_the_grid_does_not_divide_by_it():
