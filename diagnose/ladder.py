@@ -34,6 +34,7 @@ from diagnose.ir.tier import (
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
+from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.weigh import rank
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
@@ -73,6 +74,7 @@ class Context:
     capture: IRCapture | None = None
     escalations: list[Escalation] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)
+    priors: dict[str, FamilyPrior] | None = None  # learned from optimize runs (triage/priors.py)
 
     def tier(self, number: int) -> TierResult | None:
         return next((t for t in self.evidence if t.tier == number), None)
@@ -101,13 +103,22 @@ def tier1(ctx: Context) -> TierResult:
     """Pattern triage over the source; a file that is not valid Python is evidence, not a crash."""
     path = str(ctx.target.kernel)
     try:
-        return triage(ctx.source, path, ctx.backend)
+        return triage(ctx.source, path, ctx.backend, priors=_priors(ctx))
+    except PriorsError as exc:
+        raise DiagnosisError(str(exc)) from None
     except TriageError as exc:
         if _parses(ctx.source, path):
             raise  # a broken card or a bad backend: the user fixes the setup, not the kernel
         broken = Finding(tier=1, kind="source-error", card_id="", rewrite_family="",
                          message=str(exc), confidence=1.0, location={"path": path})
         return TierResult(1, TIER_NAMES[1], [broken], reason="The kernel source does not parse.")
+
+
+def _priors(ctx: Context) -> dict[str, FamilyPrior]:
+    """The families' optimize win record under the home, read once per diagnosis."""
+    if ctx.priors is None:
+        ctx.priors = load_priors(ctx.options.home)
+    return ctx.priors
 
 
 def _parses(source: str, path: str) -> bool:
@@ -178,8 +189,9 @@ def _reread_source(ctx: Context) -> None:
         return
     values = launch_values(ctx.capture)
     try:
-        again = triage(ctx.source, str(ctx.target.kernel), ctx.backend, resolved=values)
-    except TriageError:
+        again = triage(ctx.source, str(ctx.target.kernel), ctx.backend, resolved=values,
+                       priors=_priors(ctx))
+    except (TriageError, PriorsError):
         return
     before = {(f.card_id, f.message) for f in first.findings}
     after = {(f.card_id, f.message) for f in again.findings}

@@ -118,8 +118,20 @@ def test_num_warps_searched_and_added_when_absent():
 
 def test_num_warps_leaves_runtime_choice_alone():
     src = baseline("add").replace("BLOCK=1024)", "BLOCK=1024, num_warps=nw)").replace(
-        "    out = torch.empty_like(x)", "    nw = 4\n    out = torch.empty_like(x)")
+        "    out = torch.empty_like(x)", "    nw = 4 if x.numel() > 65536 else 2\n    out = torch.empty_like(x)")
     assert retune_num_warps(src) == []
+
+
+def test_launch_values_held_in_locals_are_searched_where_they_are_bound():
+    warps = retune_num_warps(slow("cumsum-one-warp-variable"))
+    assert "    warps = 8  # a scan" in next(c.source for c in warps if c.params["num_warps"] == 8)
+    stages = retune_num_stages(slow("flash-attn-num-stages-variable"))
+    assert sorted(c.params["num_stages"] for c in stages) == [2, 3, 4, 5]
+    assert "    stages = 3  # a 128x128" in next(c.source for c in stages if c.params["num_stages"] == 3)
+    blocks = retune_block_sizes(slow("silu-block-local-variable"))
+    assert [c.params["to"] for c in blocks] == [256, 512, 64]
+    assert "    BLOCK = 256  # one element" in blocks[0].source
+    assert "silu_kernel[(triton.cdiv(n, BLOCK),)](x, out, n, BLOCK=BLOCK)" in blocks[0].source
 
 
 def test_num_stages_for_a_dot_loop():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,12 +51,14 @@ class LearnedCard:
                 "provenance": [{"task": w.task, "run_id": w.run_id, "round": w.round,
                                 "speedup": w.ratio, "based_on_card": w.card_id} for w in self.wins]}
 
-    def to_toml(self) -> str:
+    def to_toml(self, accepted_by: str = "") -> str:
+        """The card file; `accepted_by` (kept from the file a person edited) marks it accepted."""
         first = self.wins[0]
+        status_line = (f'status = "accepted"\naccepted_by = "{_esc(accepted_by)}"\n' if accepted_by else
+                       'status = "learned"  # until a person accepts it: set accepted_by\naccepted_by = ""\n')
         prov = "\n".join(f'  {{ task = "{w.task}", run = "{w.run_id}", round = {w.round}, '
                          f'speedup = {w.ratio:.4f} }},' for w in self.wins)
-        return (f'id = "{self.id}"\nbackend = "{self.backend}"\nstatus = "learned"  # until a person '
-                f'accepts it: set accepted_by\naccepted_by = ""\ntitle = "{self.title}"\n'
+        return (f'id = "{self.id}"\nbackend = "{self.backend}"\n{status_line}title = "{self.title}"\n'
                 f'detector = ""\nrewrite_family = "{self.rewrite_family}"\n'
                 f'transformation = "{self.transformation}"\n'
                 f'symptom = "Verified faster on {len(self.tasks)} tasks by optimize runs."\n'
@@ -126,7 +129,15 @@ def priors(runs: list[RunRecord]) -> dict:
 
 def write_cards(cards: list[LearnedCard], folder: Path, runs: list[RunRecord] | None = None) -> list[Path]:
     """Each card as <id>.toml (pattern-card fields plus status/provenance) and priors.json."""
-    paths = [write_once(folder / f"{c.id}.toml", c.to_toml()) for c in cards]
+    paths = [write_once(folder / f"{c.id}.toml", c.to_toml(_accepted_by(folder / f"{c.id}.toml"))) for c in cards]
     if runs is not None:
         write_once(folder / "priors.json", json.dumps(priors(runs), indent=2))
     return paths
+
+
+def _accepted_by(path: Path) -> str:
+    """Who accepted the card at `path` before this synthesis (a person's edit survives a rerun)."""
+    try:
+        return str(tomllib.loads(path.read_text(encoding="utf-8")).get("accepted_by", ""))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ""

@@ -13,6 +13,7 @@ from diagnose.evidence import Finding, TierResult
 from diagnose.triage.detectors import Match, all_detectors
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import KernelModule, build_model
+from diagnose.triage.priors import FamilyPrior, apply_priors
 
 CARDS_DIR = Path(__file__).resolve().parents[2] / "corpora" / "patterns"
 BACKENDS = ("cuda", "ascend")
@@ -149,11 +150,13 @@ def _sufficiency(findings: list[Finding]) -> tuple[bool, str]:
 
 def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
            cards_dir: Path | None = None,
-           resolved: dict[str, dict[str, int]] | None = None) -> TierResult:
+           resolved: dict[str, dict[str, int]] | None = None,
+           priors: dict[str, FamilyPrior] | None = None) -> TierResult:
     """Run tier 1 over one kernel file's source text for `backend` ("cuda" or "ascend").
 
     `resolved` holds, per kernel, launch values a capture recorded (constexprs, num_warps,
-    num_stages): the detectors use them where the host code computes a value from sizes."""
+    num_stages): the detectors use them where the host code computes a value from sizes.
+    `priors` (load_priors(home)) shift confidences by the families' optimize win record."""
     started = time.perf_counter()
     if backend not in BACKENDS:
         raise TriageError(f"Unknown backend {backend!r}; use one of {', '.join(BACKENDS)}.")
@@ -178,8 +181,11 @@ def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
             failures.append(detector_id)  # pathological nesting: skip, report, keep going
             continue
         findings += [_finding(card, m, path, module) for m in matches]
+    moved = apply_priors(findings, priors or {}, SUFFICIENT_CONFIDENCE)
     findings.sort(key=lambda f: (-f.confidence, f.location["line"] if f.location else 0))
     sufficient, reason = _sufficiency(findings)
+    if moved:
+        reason += f" Learned priors from optimize runs shifted {moved} hypothesis confidence(s)."
     if failures:
         reason += f" Detectors skipped on deeply nested code: {', '.join(failures)}."
     return TierResult(TIER, TIER_NAME, findings, sufficient, reason,

@@ -8,6 +8,7 @@ import ast
 
 from diagnose.proposers import Candidate
 
+from .launchargs import literal_of
 from .source import (
     Edit,
     Launch,
@@ -50,10 +51,12 @@ def _scaled(src: Source, launch: Launch, value: int, new: int) -> list[Edit]:
 
 def retune_block_sizes(text: str) -> list[Candidate]:
     """Every group of literal BLOCK sizes at every launch scaled by 2, 4 and 1/2 (the grid's
-    matching literals with it)."""
+    matching literals with it); a BLOCK passed as a local bound once to a literal is scaled where
+    it is bound (the grid reads the same local)."""
     src = Source(text)
     out = []
     for launch in launches(src.tree):
+        out += _scaled_locals(src, launch)
         for value, kws in _block_groups(launch).items():
             for f in BLOCK_FACTORS:
                 new = int(value * f)
@@ -66,19 +69,36 @@ def retune_block_sizes(text: str) -> list[Candidate]:
     return out
 
 
+def _scaled_locals(src: Source, launch: Launch) -> list[Candidate]:
+    out = []
+    for kw in launch.call.keywords:
+        site = literal_of(launch, kw.value) if isinstance(kw.value, ast.Name) else None
+        if not (kw.arg and kw.arg.upper().startswith("BLOCK") and site and site[0] & (site[0] - 1) == 0):
+            continue
+        value, node = site
+        for f in BLOCK_FACTORS:
+            new = int(value * f)
+            if MIN_BLOCK <= new <= MAX_BLOCK:
+                out.append(Candidate(apply(src.text, [src.replace(node, str(new))]),
+                                     f"{launch.kernel}: {kw.arg} ({kw.value.id}) {value} -> {new}",
+                                     {"kernel": launch.kernel, "keywords": [kw.arg], "from": value, "to": new}))
+    return out
+
+
 def _launch_option(text: str, name: str, choices: tuple[int, ...], default: int) -> list[Candidate]:
     src = Source(text)
     out = []
     for launch in launches(src.tree):
         kw = keyword(launch.call, name)
-        current = int_value(kw.value) if kw else default
-        if kw is not None and current is None:
+        site = literal_of(launch, kw.value) if kw else None
+        if kw is not None and site is None:
             continue  # computed at run time: not ours to search
+        current = site[0] if site else default
         for v in choices:
             if v == current:
                 continue
-            if kw is not None:
-                edit = src.replace(kw.value, str(v))
+            if site is not None:
+                edit = src.replace(site[1], str(v))  # the literal, or where its local is bound
             else:
                 end = src.span(launch.call)[1] - 1  # before the closing parenthesis
                 sep = ", " if launch.call.args or launch.call.keywords else ""
