@@ -341,3 +341,28 @@ def test_a_handover_as_large_as_the_inputs_is_the_heaviest_cost_of_a_memory_boun
     assert _handover_weight(hop, memory) > max(SYMPTOM_WEIGHT.values()) - 1
     assert _handover_weight(hop, compute) == _handover_weight(hop, None) < _handover_weight(hop, memory)
     assert _handover_weight({"bytes": 1_000, "input_bytes": 36_000_000}, memory) == 1
+
+
+TTGIR_F64 = '''
+#loc = loc("k.py":7:0)
+module {
+  tt.func public @k() {
+    %4 = arith.extf %3 : tensor<1024xf32, #blocked> to tensor<1024xf64, #blocked> loc(#loc4)
+    %5 = math.log %4 : tensor<1024xf64, #blocked> loc(#loc5)
+    %6 = arith.addf %1, %2 : tensor<1024xf32, #blocked> loc(#loc6)
+  } loc(#loc)
+} loc(#loc)
+#loc4 = loc("k.py":14:12)
+#loc5 = loc("k.py":15:8)
+#loc6 = loc("k.py":16:8)
+'''
+
+
+def test_fp64_arithmetic_is_named_as_the_cause_of_the_spills_it_comes_with() -> None:
+    """Spills in a kernel computing in fp64: the widening (two registers per value) is the
+    mechanism tier 3 shows first, pinned to the lines that compute in fp64."""
+    from diagnose.ir.symptoms import _wide_value_lines
+
+    stages = [Stage(0, "ttgir", "convert-triton-gpu-to-llvm", "before", TTGIR_F64)]
+    kir = KernelIR("k", "k.py", 7, Specialization({}, {}, {}, {}), stages)
+    assert _wide_value_lines(kir) == [14, 15]
