@@ -366,3 +366,31 @@ def test_fp64_arithmetic_is_named_as_the_cause_of_the_spills_it_comes_with() -> 
     stages = [Stage(0, "ttgir", "convert-triton-gpu-to-llvm", "before", TTGIR_F64)]
     kir = KernelIR("k", "k.py", 7, Specialization({}, {}, {}, {}), stages)
     assert _wide_value_lines(kir) == [14, 15]
+
+
+ZEROED = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.{op}(out_ptr + offs, x * 2, mask=offs < n)
+
+
+def run(x):
+    out = torch.zeros_like(x)
+    k[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+def test_zero_filled_output_that_the_kernel_only_stores_to_is_an_extra_write() -> None:
+    cards = {f.card_id for f in triage(ZEROED.replace("{op}", "store"), "k.py", "cuda").findings}
+    assert "common-zeroed-output" in cards
+    # accumulated into with atomics, the zeros are needed
+    cards = {f.card_id for f in triage(ZEROED.replace("{op}", "atomic_add"), "k.py", "cuda").findings}
+    assert "common-zeroed-output" not in cards
