@@ -341,3 +341,56 @@ def test_a_handover_as_large_as_the_inputs_is_the_heaviest_cost_of_a_memory_boun
     assert _handover_weight(hop, memory) > max(SYMPTOM_WEIGHT.values()) - 1
     assert _handover_weight(hop, compute) == _handover_weight(hop, None) < _handover_weight(hop, memory)
     assert _handover_weight({"bytes": 1_000, "input_bytes": 36_000_000}, memory) == 1
+
+
+TTGIR_F64 = '''
+#loc = loc("k.py":7:0)
+module {
+  tt.func public @k() {
+    %4 = arith.extf %3 : tensor<1024xf32, #blocked> to tensor<1024xf64, #blocked> loc(#loc4)
+    %5 = math.log %4 : tensor<1024xf64, #blocked> loc(#loc5)
+    %6 = arith.addf %1, %2 : tensor<1024xf32, #blocked> loc(#loc6)
+  } loc(#loc)
+} loc(#loc)
+#loc4 = loc("k.py":14:12)
+#loc5 = loc("k.py":15:8)
+#loc6 = loc("k.py":16:8)
+'''
+
+
+def test_fp64_arithmetic_is_named_as_the_cause_of_the_spills_it_comes_with() -> None:
+    """Spills in a kernel computing in fp64: the widening (two registers per value) is the
+    mechanism tier 3 shows first, pinned to the lines that compute in fp64."""
+    from diagnose.ir.symptoms import _wide_value_lines
+
+    stages = [Stage(0, "ttgir", "convert-triton-gpu-to-llvm", "before", TTGIR_F64)]
+    kir = KernelIR("k", "k.py", 7, Specialization({}, {}, {}, {}), stages)
+    assert _wide_value_lines(kir) == [14, 15]
+
+
+ZEROED = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.{op}(out_ptr + offs, x * 2, mask=offs < n)
+
+
+def run(x):
+    out = torch.zeros_like(x)
+    k[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+def test_zero_filled_output_that_the_kernel_only_stores_to_is_an_extra_write() -> None:
+    cards = {f.card_id for f in triage(ZEROED.replace("{op}", "store"), "k.py", "cuda").findings}
+    assert "common-zeroed-output" in cards
+    # accumulated into with atomics, the zeros are needed
+    cards = {f.card_id for f in triage(ZEROED.replace("{op}", "atomic_add"), "k.py", "cuda").findings}
+    assert "common-zeroed-output" not in cards

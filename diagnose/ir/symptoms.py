@@ -304,13 +304,30 @@ def register_spills(kir: KernelIR) -> list[Symptom]:
     # share, not the tile, is what outgrows the registers.
     warps = kir.specialization.options.get("num_warps")
     few = isinstance(warps, int) and warps <= FEW_WARPS
+    mechanisms = {"few-warps" if few else "oversized-tile": [kir.line]}
+    wide = _wide_value_lines(kir)
+    if wide:  # fp64 values take two registers each: the widening, not the tile, is the cause
+        mechanisms = {"wide-values": wide, **mechanisms}
     return [Symptom(id="register-spills", kernel=kir.kernel, pass_arg="ptxas",
                     stage_index=None,
                     summary=f"{p.registers} registers, {p.spill_stores} B spill stores, "
                             f"{p.spill_loads} B spill loads, {local_ops} local-memory ops"
                             + (f" with num_warps={warps}" if few else ""),
                     evidence=[ln for ln in p.log.splitlines() if "spill" in ln or "Used" in ln],
-                    mechanisms={"few-warps" if few else "oversized-tile": [kir.line]})]
+                    mechanisms=mechanisms)]
+
+
+WIDE_ARITH = re.compile(r"= (?:arith|math)\.\w+ [^\n]*tensor<[^>]*xf64[^\n]*loc\((#loc\d+)\)")
+
+
+def _wide_value_lines(kir: KernelIR) -> list[int]:
+    """Source lines of tensor-wide fp64 arithmetic in the TTGIR (at most 8)."""
+    ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
+    if ttgir is None:
+        return []
+    text = kir.stages[ttgir].text
+    locs = _loc_lines(text)
+    return sorted({locs[ref] for ref in WIDE_ARITH.findall(text) if ref in locs})[:8]
 
 
 def int64_index_arith(kir: KernelIR) -> list[Symptom]:

@@ -51,6 +51,7 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
     "atomic-accumulate": ("common-scatter-atomics", "cuda-split-k-atomics",
                           "cuda-atomic-reduction"),
+    "wide-values": ("cuda-fp64-math",),
     "oversized-tile": ("cuda-register-spills",),
     "few-warps": ("cuda-too-few-warps",),
     "few-programs": ("cuda-small-grid-underfill",),

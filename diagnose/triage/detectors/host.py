@@ -8,7 +8,7 @@ import ast
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.launch import _launch_match
-from diagnose.triage.detectors.memory import memory_ops
+from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import JitKernel, KernelModule, Launch, call_name, names_in
 
 CAST_METHODS = {"float", "half", "bfloat16", "double"}
@@ -169,3 +169,50 @@ def _loop_head(loop: ast.For | ast.While) -> str:
     if isinstance(loop, ast.For):
         return f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}"[:60]
     return f"while {ast.unparse(loop.test)}"[:60]
+
+
+ZERO_FILLS = ("zeros", "zeros_like", "new_zeros")
+
+
+@detector("zeroed-output")
+def zeroed_output(module: KernelModule, backend: str) -> list[Match]:
+    """An output the launcher fills with zeros and hands to kernels that only store to it (no
+    load, no atomic): the fill is a whole extra write of the tensor, which the kernel then
+    writes again; `empty` allocates without touching memory."""
+    matches = []
+    for fn in _host_functions(module):
+        zeroed = _zero_filled(fn)
+        launches = [launch for launch in module.launches if launch.launcher is fn]
+        for name, fill in zeroed.items():
+            uses = [(launch, param) for launch in launches for param, arg in launch.args.items()
+                    if isinstance(arg, ast.Name) and arg.id == name]
+            if not uses or not all(_only_stored(module.kernels[launch.kernel], param)
+                                   for launch, param in uses):
+                continue
+            launch, param = uses[0]
+            matches.append(_launch_match(
+                module, launch, "zeroed-output", 0.6,
+                f"`{fn.name}` fills `{name}` with zeros (`{ast.unparse(fill)[:60]}`, line "
+                f"{fill.lineno}) and `{launch.kernel}` only stores to it (`{param}`): the fill is "
+                "an extra pass writing the whole tensor before the kernel writes it again.",
+                ["capture: a fill kernel before the launch",
+                 "the kernel's stores cover every element (else the zeros are needed)"],
+                buffer=name, fill_line=fill.lineno))
+    return matches
+
+
+def _zero_filled(fn: ast.FunctionDef) -> dict[str, ast.Call]:
+    """Names the launcher binds to a zero-filled allocation."""
+    out = {}
+    for node in ast.walk(fn):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
+                and call_name(node.value) in ZERO_FILLS):
+            out[node.targets[0].id] = node.value
+    return out
+
+
+def _only_stored(kernel: JitKernel, param: str) -> bool:
+    """The kernel writes through `param` with tl.store only (no load, no atomic read-modify-write)."""
+    ops = [op for op in memory_ops(kernel) if param in depends_on(kernel, pointer_of(op))]
+    return bool(ops) and all(call_name(op) == "store" for op in ops)

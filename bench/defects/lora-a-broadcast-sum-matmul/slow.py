@@ -1,0 +1,30 @@
+"""LoRA shrink over 16-token tiles, bgmv style: x slices times A slices by broadcast multiply and a sum over K."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def lora_shrink_kernel(x_ptr, a_ptr, t_ptr, M, K, scale, R: tl.constexpr,
+                       BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rk = tl.arange(0, BLOCK_K)
+    rr = tl.arange(0, R)
+    acc = tl.zeros((BLOCK_M, R), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        x = tl.load(x_ptr + rm[:, None].to(tl.int64) * K + (k + rk)[None, :],
+                    mask=(rm[:, None] < M) & ((k + rk)[None, :] < K), other=0.0).to(tl.float32)
+        a = tl.load(a_ptr + (k + rk)[:, None] * R + rr[None, :], mask=(k + rk)[:, None] < K,
+                    other=0.0).to(tl.float32)
+        # [BLOCK_M, BLOCK_K, 1] * [1, BLOCK_K, R] summed over K (as in bgmv's tl.sum(tiled_a * tiled_b, 1))
+        acc += tl.sum(x[:, :, None] * a[None, :, :], axis=1)
+    tl.store(t_ptr + rm[:, None] * R + rr[None, :], (acc * scale).to(t_ptr.dtype.element_ty),
+             mask=rm[:, None] < M)
+
+
+def run(x: torch.Tensor, lora_a: torch.Tensor, scale: float) -> torch.Tensor:
+    M, K = x.shape
+    R = lora_a.shape[1]
+    t = torch.empty((M, R), dtype=x.dtype, device=x.device)
+    lora_shrink_kernel[(triton.cdiv(M, 16),)](x, lora_a, t, M, K, scale, R=R, BLOCK_M=16, BLOCK_K=64)
+    return t
