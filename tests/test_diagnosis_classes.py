@@ -394,3 +394,30 @@ def test_zero_filled_output_that_the_kernel_only_stores_to_is_an_extra_write() -
     # accumulated into with atomics, the zeros are needed
     cards = {f.card_id for f in triage(ZEROED.replace("{op}", "atomic_add"), "k.py", "cuda").findings}
     assert "common-zeroed-output" not in cards
+
+
+SCALED_DOT = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(a_ptr, b_ptr, s_ptr, c_ptr, K, BLOCK: tl.constexpr):
+    r = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    for k in range(0, K, BLOCK):
+        a = tl.load(a_ptr + r[:, None] * K + (k + r)[None, :])
+        b = tl.load(b_ptr + (k + r)[:, None] * BLOCK + r[None, :])
+        s = tl.load(s_ptr + {scale_index})
+        acc += tl.dot(a, b) * s[:, None]
+    tl.store(c_ptr + r[:, None] * BLOCK + r[None, :], acc)
+'''
+
+
+def test_a_dot_scaled_by_loop_invariant_values_each_step_is_hoistable_work() -> None:
+    def cards(index: str) -> set[str]:
+        return {f.card_id for f in triage(SCALED_DOT.replace("{scale_index}", index), "k.py", "cuda").findings}
+
+    assert "common-loop-invariant-work" in cards("r")
+    # a scale per K block (block-scaled fp8) changes every step: it must stay inside
+    assert "common-loop-invariant-work" not in cards("k // BLOCK + r")

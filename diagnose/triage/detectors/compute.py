@@ -316,3 +316,91 @@ def scan_last_axis(module: KernelModule, backend: str) -> list[Match]:
                 "several rows per program) so each step is one full vector.",
                 ["msprof: vector unit busy with short instructions, low vec_ratio"]))
     return matches
+
+
+def _loop_invariance(loop: ast.For):
+    """A predicate: whether an expression inside `loop` has the same value on every iteration
+    (it reads no loop target and no name the body reassigns from iteration-dependent values)."""
+    targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    assigned: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        assigned.setdefault(n.id, []).append(node.value)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            targets.add(node.target.id)  # carried across iterations
+        elif isinstance(node, ast.For) and node is not loop:
+            targets |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    memo: dict[str, bool] = {}
+
+    def name_ok(name: str) -> bool:
+        if name in targets:
+            return False
+        if name not in assigned:
+            return True
+        if name not in memo:
+            memo[name] = False  # a name that feeds itself is carried: variant
+            memo[name] = all(invariant(v) for v in assigned[name])
+        return memo[name]
+
+    def invariant(node: ast.AST) -> bool:
+        return all(name_ok(n.id) for n in ast.walk(node) if isinstance(n, ast.Name))
+
+    return invariant
+
+
+def _scaled_dot_factors(stmt: ast.stmt, dot: ast.Call) -> list[ast.expr]:
+    """`acc += tl.dot(a, b) * s * t` (or `acc = acc + ...`): the factors multiplied into the dot."""
+    value = stmt.value if isinstance(stmt, ast.AugAssign | ast.Assign) else None
+    if isinstance(stmt, ast.Assign) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        value = value.right if any(n is dot for n in ast.walk(value.right)) else value.left
+    factors: list[ast.expr] = []
+
+    def walk(node: ast.expr) -> bool:
+        if node is dot:
+            return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Div):
+            left, right = walk(node.left), walk(node.right)
+            if left or right:
+                factors.append(node.right if left else node.left)
+                return True
+        return False
+
+    return factors if value is not None and walk(value) else []
+
+
+@detector("loop-invariant-work", ("cuda", "ascend"))
+def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
+    """Work inside a loop that is the same on every iteration: a dot's result scaled by
+    loop-invariant values before it is accumulated (a pass over the tile per step, and no
+    in-place MMA accumulation), or a load of the same addresses each time round."""
+    matches = []
+    for kernel in module.kernels.values():
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            invariant = _loop_invariance(loop)
+            scaled = [(stmt, f) for stmt in ast.walk(loop) if isinstance(stmt, ast.AugAssign | ast.Assign)
+                      for dot in ast.walk(stmt.value) if isinstance(dot, ast.Call) and call_name(dot) == "dot"
+                      for f in _scaled_dot_factors(stmt, dot) if invariant(f)]
+            loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
+                     and c.args and invariant(c)]
+            if scaled:
+                stmt = scaled[0][0]
+                names = ", ".join(dict.fromkeys(ast.unparse(f) for _, f in scaled))
+                matches.append(_match(
+                    module, kernel, stmt, "loop-invariant-work", 0.7,
+                    f"`{kernel.name}` multiplies each iteration's `tl.dot` by {names}, which do not "
+                    "change across the loop: every step pays a pass over the accumulator tile and "
+                    "the dot cannot accumulate in place; scale once after the loop.",
+                    ["IR: elementwise ops on the accumulator inside the K loop"],
+                    invariant_loads=len(loads)))
+            elif loads:
+                matches.append(_match(
+                    module, kernel, loads[0], "loop-invariant-work", 0.5,
+                    f"`{kernel.name}` loads `{ast.unparse(loads[0].args[0])[:50]}` inside a loop "
+                    "although its addresses and mask do not change across iterations: load it "
+                    "once before the loop.",
+                    ["IR: the load stays inside the loop after loop-invariant code motion"],
+                    invariant_loads=len(loads)))
+    return matches
