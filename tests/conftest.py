@@ -72,25 +72,26 @@ GROUPS_KEY = "passwise_groups"
 
 
 def _shared_fixture(item: pytest.Item) -> str | None:
-    """The group an item must share a worker with: the session fixture of tests/ it uses (other
-    than PER_WORKER), else its module when it uses a module-scoped fixture, else None."""
+    """The group an item must share a worker with: the session fixtures of tests/ it uses (other
+    than PER_WORKER; named by the ones the others build on, so web_server and web_home are one
+    group), else its module when it uses a module-scoped fixture, else its xdist_group mark."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
-    module = None
+    ours = {}
     for name in item.fixturenames:
         chain = info.name2fixturedefs.get(name)
-        if not chain or name in PER_WORKER:
-            continue
-        fixturedef = chain[-1]
-        if not getattr(fixturedef.func, "__module__", "").startswith("tests."):
-            continue  # pytest's own (tmp_path_factory and the like)
-        if fixturedef.scope == "session":
-            return f"session-{name}"
-        if fixturedef.scope == "module":
-            module = item.module.__name__
+        if chain and name not in PER_WORKER and \
+                getattr(chain[-1].func, "__module__", "").startswith("tests."):
+            ours[name] = chain[-1]  # not pytest's own (tmp_path_factory and the like)
+    session = {name for name, fixturedef in ours.items() if fixturedef.scope == "session"}
+    roots = sorted(name for name in session if not set(ours[name].argnames) & session)
+    if roots:
+        return "session-" + "+".join(roots)
+    if any(fixturedef.scope == "module" for fixturedef in ours.values()):
+        return item.module.__name__
     mark = item.get_closest_marker("xdist_group")
-    return module or (str(mark.args[0]) if mark and mark.args else None)
+    return str(mark.args[0]) if mark and mark.args else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
