@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
 import textwrap
@@ -327,10 +328,14 @@ def run(x, y):
 def ascend_python():
     from diagnose.ir.ascend_env import ensure_ascend_env
 
-    # PASSWISE_HOME (CI builds the env there once); otherwise a cache under the temp dir.
-    home = os.environ.get("PASSWISE_HOME") or Path(tempfile.gettempdir()) / "passwise-test-home"
+    # PASSWISE_HOME (CI builds the env there once); otherwise a cache under the temp dir. A lock
+    # around it: test workers (pytest -n) and concurrent runs share the folder, one builds it.
+    home = Path(os.environ.get("PASSWISE_HOME") or Path(tempfile.gettempdir()) / "passwise-test-home")
+    (home / "envs").mkdir(parents=True, exist_ok=True)
     try:
-        return ensure_ascend_env(home, progress=lambda _msg: None)
+        with open(home / "envs" / ".ascend.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return ensure_ascend_env(home, progress=lambda _msg: None)
     except IRCaptureError as exc:
         pytest.skip(f"the Ascend compiler environment could not be built: {exc}")
 

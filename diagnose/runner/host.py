@@ -42,10 +42,12 @@ def import_torch_npu() -> None:
 
 def resolve_device(requested: str | None) -> str:
     """The device to use: the requested one if present, else cuda, then npu, then cpu."""
-    import torch
-
     if requested and requested not in DEVICES:
         raise RunnerError(f"unknown device {requested!r}; pick one of {', '.join(DEVICES)}.")
+    if requested == "cpu":
+        return "cpu"  # no torch import: the parent of a CPU run only starts children
+    import torch
+
     if requested == "npu":
         import_torch_npu()
         if not torch.npu.is_available():  # type: ignore[attr-defined]
