@@ -53,9 +53,9 @@ def candidate_pool(lex: LexicalIndex, positions: dict[str, int], terms: dict[str
                    dense: list, flt: dict, depth: int, dense_weight: float,
                    prior: dict[str, float]) -> Pool:
     """Both retrievers' top `depth`, each candidate with its raw signals and main's fused score."""
-    full, cover = lex.score_and_cover(terms)
     base_terms = {t: 1.0 for t, w in terms.items() if w >= 1.0}
-    base = lex.weighted_scores(base_terms) if len(base_terms) < len(terms) else full
+    full, cover, own = lex.score_cover_base(terms, base=len(base_terms) < len(terms))
+    base = full if own is None else own
     cands: dict[int, Candidate] = {}
     for rank, (i, s) in enumerate(lex.best(full, depth, flt)):
         cands[i] = Candidate(i, lex.ids[i], lex=s, lex_rank=rank + 1)
