@@ -6,7 +6,9 @@ connection is tied to a worker); each opens the same index read-only, as the CLI
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -41,11 +43,25 @@ def _open(where: IndexAddress) -> None:
     from kb.search import open_kb
 
     torch.set_num_threads(1)
+    _exit_with_server()
     try:
         _KB = open_kb(Path(where.home), chroma_url=where.chroma_url,
                       corpus_set=where.corpus_set, model=where.model)
     except KBError as e:
         _KB = e
+
+
+def _exit_with_server() -> None:
+    """A worker ends when the server ends, however it ends: a killed server (SIGTERM, OOM)
+    cannot shut its pool down, and an idle worker would otherwise wait for work forever."""
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:  # an orphan is handed to another parent
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="passwise-exit-with-server").start()
 
 
 def _rank(query: str, k: int, flt: Filters, mode: str) -> list[Ranked]:
