@@ -192,8 +192,8 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--requests", type=int, default=400)
     ap.add_argument("--threads", type=int, default=8, help="waitress worker threads")
-    ap.add_argument("--search-workers", type=int, default=os.cpu_count() or 1,
-                    help="processes that rank new questions (serve's default: one per CPU)")
+    ap.add_argument("--search-workers", type=int, default=min(os.cpu_count() or 1, 4),
+                    help="processes that rank new questions (serve's default: one per CPU, at most 4)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scenarios", default="one-client,distinct,repeated")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "web-bench.json")
