@@ -80,11 +80,19 @@ class LexicalIndex:
 
     def score_and_cover(self, terms: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
         """BM25 scores and, per document, the IDF-weighted share of the weight-1 tokens it holds."""
+        full, cover, _ = self.score_cover_base(terms, base=False)
+        return full, cover
+
+    def score_cover_base(self, terms: dict[str, float], base: bool = True
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """score_and_cover() and, in the same pass over the postings, the BM25 of the question's
+        own (weight >= 1) tokens at weight 1: what weighted_scores() of those alone gives."""
         n = len(self.ids)
         out = np.zeros(n, dtype=np.float32)
         cover = np.zeros(n, dtype=np.float32)
+        own = np.zeros(n, dtype=np.float32) if base else None
         if n == 0:
-            return out, cover
+            return out, cover, own
         avg = float(self.doc_len.mean()) or 1.0
         norm = self.k1 * (1 - self.b + self.b * self.doc_len / avg)
         total = 0.0
@@ -96,11 +104,14 @@ class LexicalIndex:
             df = hi - lo
             idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
             d, tf = self.docs[lo:hi], self.tfs[lo:hi]
-            out[d] += weight * idf * tf * (self.k1 + 1) / (tf + norm[d])
+            part = weight * idf * tf * (self.k1 + 1) / (tf + norm[d])
+            out[d] += part
             if weight >= 1.0:
                 cover[d] += idf
                 total += idf
-        return out, cover / (total or 1.0)
+                if own is not None:
+                    own[d] += part if weight == 1.0 else 1.0 * idf * tf * (self.k1 + 1) / (tf + norm[d])
+        return out, cover / (total or 1.0), own
 
     def mask(self, flt: dict[str, str | None]) -> np.ndarray | None:
         """Boolean mask of documents passing the filters, or None when no filter is set."""

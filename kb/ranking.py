@@ -8,6 +8,7 @@ fetches the chunks of the k winners only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,9 +53,9 @@ def candidate_pool(lex: LexicalIndex, positions: dict[str, int], terms: dict[str
                    dense: list, flt: dict, depth: int, dense_weight: float,
                    prior: dict[str, float]) -> Pool:
     """Both retrievers' top `depth`, each candidate with its raw signals and main's fused score."""
-    full, cover = lex.score_and_cover(terms)
     base_terms = {t: 1.0 for t, w in terms.items() if w >= 1.0}
-    base = lex.weighted_scores(base_terms) if len(base_terms) < len(terms) else full
+    full, cover, own = lex.score_cover_base(terms, base=len(base_terms) < len(terms))
+    base = full if own is None else own
     cands: dict[int, Candidate] = {}
     for rank, (i, s) in enumerate(lex.best(full, depth, flt)):
         cands[i] = Candidate(i, lex.ids[i], lex=s, lex_rank=rank + 1)
@@ -99,12 +100,40 @@ def add_callees(pool: Pool, symbols: SymbolTable, texts: dict[int, str], flt: di
 
 
 def text_pool(pool: Pool) -> list[Candidate]:
-    """The candidates whose text the reranker reads (the caller fetches them from the store)."""
+    """The candidates whose text the reranker reads: the first TEXT_POOL, the callees, and the
+    other rescored candidates of the dense list (whose documents came with it when the weights
+    were fit, bench/kb/fit_rerank.py)."""
+    keep = rescored(pool)
+    return [c for n, c in enumerate(keep) if n < TEXT_POOL or c.callee or c.dense_rank is not None]
+
+
+def rescored(pool: Pool) -> list[Candidate]:
+    """The candidates the reranker scores: the first RERANK_POOL by fused score, and callees."""
     ordered = sorted(pool.cands.values(), key=lambda c: -c.fused)
-    return ordered[:TEXT_POOL] + [c for c in ordered[TEXT_POOL:] if c.callee]
+    return ordered[:RERANK_POOL] + [c for c in ordered[RERANK_POOL:] if c.callee]
 
 
-def tokenized_lines(cid: str, text: str, prose: bool) -> list[tuple[bool, frozenset[str]]]:
+Lines = list[tuple[bool, frozenset[str]]]
+
+
+def text_lines(pool: Pool, cands: list[Candidate],
+               read: Callable[[list[Candidate]], dict[int, str]]) -> dict[int, Lines]:
+    """The tokenized lines of `cands` by document index; `read` is asked for the texts of those
+    whose lines are not cached (most are: questions keep meeting the same functions)."""
+    kinds = pool.lex.columns["kind"]
+    out: dict[int, Lines] = {}
+    for c in cands:
+        got = _LINES.get(c.id)
+        if got is not None:
+            out[c.doc] = got
+    texts = read([c for c in cands if c.doc not in out])
+    for c in cands:
+        if c.doc in texts:
+            out[c.doc] = tokenized_lines(c.id, texts[c.doc], str(kinds[c.doc]) in PROSE_KINDS)
+    return out
+
+
+def tokenized_lines(cid: str, text: str, prose: bool) -> Lines:
     """A chunk's lines as (is comment or prose, tokens), header line dropped; cached by id."""
     got = _LINES.get(cid)
     if got is None:
@@ -130,22 +159,19 @@ def idf(pool: Pool) -> dict[str, float]:
     return out
 
 
-def rerank(pool: Pool, reranker: Reranker, texts: dict[int, str] | None = None) -> None:
-    """Replace each candidate's fused score by the reranker's score; `texts` holds the chunk
-    text of the text_pool() candidates by document index."""
-    pool_ids = sorted(pool.cands.values(), key=lambda c: -c.fused)
-    keep = pool_ids[:RERANK_POOL] + [c for c in pool_ids[RERANK_POOL:] if c.callee]
+def rerank(pool: Pool, reranker: Reranker, lines: dict[int, Lines] | None = None) -> None:
+    """Replace each candidate's fused score by the reranker's score; `lines` holds the
+    tokenized lines of the text_pool() candidates by document index (text_lines())."""
+    keep = rescored(pool)
     votes = file_votes(pool, keep)
     weights = idf(pool)
-    kinds = pool.lex.columns["kind"]
     for c in keep:
-        text = (texts or {}).get(c.doc)
-        tf = None if text is None else text_features(
-            tokenized_lines(c.id, text, str(kinds[c.doc]) in PROSE_KINDS), weights)
-        c.features = features(pool, c, votes, tf)
+        got = (lines or {}).get(c.doc)
+        c.features = features(pool, c, votes, None if got is None else text_features(got, weights))
         c.fused = reranker.score(c.features)
-    for c in pool_ids[RERANK_POOL:]:
-        if not c.callee:
+    kept = {id(c) for c in keep}
+    for c in pool.cands.values():
+        if id(c) not in kept:
             c.fused = -np.inf
 
 

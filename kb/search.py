@@ -10,6 +10,7 @@ from pathlib import Path
 from kb import lexical_cache, locks, ranking
 from kb.callees import SymbolTable
 from kb.chunk import Chunk
+from kb.chunk_cache import ChunkCache
 from kb.embed import Embedder
 from kb.enrich import enrich, pass_notes
 from kb.errors import KBError
@@ -65,6 +66,26 @@ class Filters:
 
 
 @dataclass
+class Ranked:
+    """A chunk's place in a ranking and why it ranked, before its chunk is read from the store
+    (a page reads only the chunks it shows)."""
+
+    id: str
+    score: float
+    dense_rank: int | None = None
+    lexical_rank: int | None = None
+    dense_score: float = 0.0
+    lexical_score: float = 0.0
+    prior: float = 1.0
+    fused: float = 0.0
+    reranked: bool = False
+    callee: bool = False
+
+    def hit(self, chunk: Chunk) -> Hit:
+        return Hit(chunk=chunk, **self.__dict__)
+
+
+@dataclass
 class Hit:
     """One search result with how each retriever ranked it (None: not in its list)."""
 
@@ -82,6 +103,9 @@ class Hit:
     fused: float = 0.0
     reranked: bool = False
     callee: bool = False
+
+    def ranked(self) -> Ranked:
+        return Ranked(**{k: v for k, v in self.__dict__.items() if k != "chunk"})
 
     def to_json(self) -> dict:
         c = self.chunk
@@ -126,6 +150,7 @@ class KnowledgeBase:
     _plain: LexicalIndex | None = field(default=None, repr=False)
     _registry: tuple[tuple, PassRegistry | None] | None = field(default=None, repr=False)
     _positions: tuple[int, dict[str, int], SymbolTable] | None = field(default=None, repr=False)
+    chunk_cache: ChunkCache = field(default_factory=ChunkCache, repr=False)
 
     @property
     def lock_path(self) -> Path:
@@ -222,19 +247,29 @@ class KnowledgeBase:
                mode: str = "hybrid", depth: int = 100,
                config: SearchConfig | None = None) -> list[Hit]:
         """The k best chunks for `query`; `depth` is how far down each list fusion looks."""
+        return self.fetch(self.rank(query, k, filters, mode, depth, config))
+
+    def rank(self, query: str, k: int = 10, filters: Filters | None = None,
+             mode: str = "hybrid", depth: int = 100,
+             config: SearchConfig | None = None) -> list[Ranked]:
+        """search() up to the ranking: the k best chunk ids with the parts of their scores, no
+        chunk read but those the ranking itself needs (fetch() reads the ones to show)."""
         if not query or not query.strip():
             raise KBError("The query is empty; ask a question, e.g. `passwise search \"why are loads not vectorized\"`.")
         if mode not in MODES:
             raise KBError(f"Unknown search mode {mode!r}; use one of {', '.join(MODES)}.")
-        if self.store.count() == 0:
-            raise KBError("The knowledge base is empty; build it first with `passwise index`.")
         cfg = config or DEFAULT
+        # The lexical index holds exactly what the store holds: it counts the chunks (Chroma's
+        # count is a scan) and applies the filters Chroma cannot.
+        lex = self.lexical(enriched=cfg.enrich)
+        if len(lex) == 0:
+            raise KBError("The knowledge base is empty; build it first with `passwise index`.")
+        self.chunk_cache.settle(lex.generation)
         flt = filters or Filters()
         depth = max(depth, k)
-        dense = self._dense(query, depth, flt) if mode != "lexical" else []
+        dense = self._dense(query, depth, flt, lex) if mode != "lexical" else []
         if mode == "dense":
-            return fuse(dense, [], k, self.store)
-        lex = self.lexical(enriched=cfg.enrich)
+            return [h.ranked() for h in fuse(dense, [], k, self.store)]
         positions, symbols = self._tables(lex)
         terms = self.query_terms(query, cfg.expand)
         fd = flt.as_dict()
@@ -242,19 +277,27 @@ class KnowledgeBase:
                                       cfg.dense_weight if mode == "hybrid" else 0.0, KIND_PRIOR)
         if cfg.callees:
             top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
-            ranking.add_callees(pool, symbols, self._texts(top, positions, dense), fd)
+            ranking.add_callees(pool, symbols, self._texts(top, positions), fd)
         reranker = load_reranker() if cfg.rerank else None
         if reranker is not None:
-            ranking.rerank(pool, reranker, self._texts(ranking.text_pool(pool), positions, dense))
+            ranking.rerank(pool, reranker, ranking.text_lines(
+                pool, ranking.text_pool(pool), lambda cands: self._texts(cands, positions)))
         weight = cfg.dense_weight if mode == "hybrid" else 0.0
-        return self._hits(ranking.ranked(pool, k), dense, pool, weight, reranker is not None)
+        return self._ranked(ranking.ranked(pool, k), pool, weight, reranker is not None)
 
-    def _texts(self, cands: list, positions: dict[str, int], dense: list[Scored]) -> dict[int, str]:
-        """Chunk text by document index; the dense list already carries some."""
-        have = {x.id: x.chunk.text for x in dense if x.chunk is not None}
-        missing = [c.id for c in cands if c.id not in have]
-        have.update({i: ch.text for i, ch in self.store.get(missing)} if missing else {})
-        return {positions[i]: t for i, t in have.items() if i in positions}
+    def fetch(self, ranked: list[Ranked]) -> list[Hit]:
+        """The ranked chunks as hits, read from the store (or the chunk cache) in one call."""
+        chunks = self.chunks([r.id for r in ranked])
+        return [r.hit(chunks[r.id]) for r in ranked if r.id in chunks]
+
+    def chunks(self, ids: list[str]) -> dict[str, Chunk]:
+        """Chunks by id, through the cache of the generation the last ranking saw."""
+        return self.chunk_cache.read(self.store, ids)
+
+    def _texts(self, cands: list, positions: dict[str, int]) -> dict[int, str]:
+        """Chunk text by document index."""
+        return {positions[i]: ch.text for i, ch in self.chunks([c.id for c in cands]).items()
+                if i in positions}
 
     def query_terms(self, query: str, expand_query: bool = True) -> dict[str, float]:
         """The query's weighted lexical tokens, expanded through the lexicon and the registry."""
@@ -269,31 +312,31 @@ class KnowledgeBase:
                                SymbolTable(cols["symbol"], cols["source"], cols["kind"]))
         return self._positions[1], self._positions[2]
 
-    def _hits(self, winners: list, dense: list[Scored], pool: ranking.Pool,
-              dense_weight: float, reranked: bool) -> list[Hit]:
-        """The winners' chunks, each with the parts of its score (why it ranked)."""
-        have = {x.id: x.chunk for x in dense if x.chunk is not None}
-        missing = [c.id for c in winners if c.id not in have]
-        have.update(dict(self.store.get(missing)) if missing else {})
+    def _ranked(self, winners: list, pool: ranking.Pool, dense_weight: float,
+                reranked: bool) -> list[Ranked]:
+        """The winners, each with the parts of its score (why it ranked)."""
         kinds = pool.lex.columns["kind"]
-        hits = []
+        out = []
         for c in winners:
-            if c.id not in have:
-                continue
             lexical, dense_part = c.lex / pool.best_lex, dense_weight * c.dense
             prior = KIND_PRIOR.get(str(kinds[c.doc]), 1.0)
-            hits.append(Hit(c.id, have[c.id], float(c.fused), c.dense_rank, c.lex_rank,
-                            dense_score=dense_part, lexical_score=lexical, prior=prior,
-                            fused=(lexical + dense_part) * prior, reranked=reranked,
-                            callee=c.callee))
-        return hits
+            out.append(Ranked(c.id, float(c.fused), c.dense_rank, c.lex_rank,
+                              dense_score=dense_part, lexical_score=lexical, prior=prior,
+                              fused=(lexical + dense_part) * prior, reranked=reranked,
+                              callee=c.callee))
+        return out
 
-    def _dense(self, query: str, depth: int, flt: Filters) -> list[Scored]:
-        post = bool(flt.repo or flt.pass_ or flt.path_glob)
-        hits = self.store.query(self.embedder.embed_query(query), depth * (5 if post else 1),
-                                flt.chroma_where())
-        return [Scored(h.id, 1.0 - h.distance, h.chunk) for h in hits
-                if flt.accepts(h.chunk)][:depth]
+    def _dense(self, query: str, depth: int, flt: Filters, lex: LexicalIndex) -> list[Scored]:
+        """The dense list as ids and cosine similarities; the filters Chroma cannot apply (repo,
+        pass, path) are applied with the lexical index's columns, which hold the same metadata."""
+        mask = lex.mask({"repo": flt.repo, "pass_": flt.pass_, "path_glob": flt.path_glob})
+        positions = self._tables(lex)[0]
+        hits = self.store.query_ids(self.embedder.embed_query(query),
+                                    depth * (5 if mask is not None else 1), flt.chroma_where(),
+                                    total=len(lex))
+        # An id the lexical index lacks is a ghost a killed writer left in the vector index.
+        return [Scored(i, 1.0 - d) for i, d in hits
+                if i in positions and (mask is None or mask[positions[i]])][:depth]
 
 
 @dataclass

@@ -177,6 +177,19 @@ class Store:
                                          res["metadatas"][0], res["distances"][0], strict=True)
                 if d is not None and m is not None]
 
+    def query_ids(self, embedding: Sequence[float], n: int, where: dict | None = None,
+                  total: int | None = None) -> list[tuple[str, float]]:
+        """(id, cosine distance) of the n nearest chunks, without their documents: reading 100
+        documents and metadatas costs Chroma ~10x the search itself, and a search shows few of
+        them. `total` is the chunk count when the caller knows it (Chroma's count is a scan)."""
+        total = self.count() if total is None else total
+        if total == 0:
+            return []
+        res = self.chunks.read("searching", "query", query_embeddings=[list(embedding)],
+                               n_results=min(n, total), where=where or None,
+                               include=["distances"])
+        return [(i, float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
+
     # -- state ----------------------------------------------------------------------------
     def get_state(self, key: str) -> dict | None:
         got = self.state.read("reading the index state", "get", ids=[key], include=["documents"])

@@ -36,10 +36,13 @@ def stem(word: str) -> str:
     return _STEMMER.stemWord(word)
 
 
-def _word_tokens(word: str) -> list[str]:
+@lru_cache(maxsize=200_000)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    """One identifier's tokens (cached: code repeats its identifiers, and a search tokenizes
+    the lines of every chunk it reranks)."""
     low = word.lower()
     if low in STOP or len(low) < 2:
-        return []
+        return ()
     out = [low]
     pieces = [p for part in _SPLIT.split(word) for p in _CAMEL.findall(part)]
     parts = [p.lower() for p in pieces if len(p) > 1]
@@ -49,7 +52,7 @@ def _word_tokens(word: str) -> list[str]:
     else:
         parts = [low]
     out.extend(sorted(s for s in {stem(p) for p in parts if p.isalpha()} if s not in out))
-    return out
+    return tuple(out)
 
 
 def tokenize(text: str) -> list[str]:

@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765)
     p.add_argument("--token", help="required on every request (also $PASSWISE_TOKEN)")
     p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--search-workers", type=int, default=min(os.cpu_count() or 1, 4),
+                   metavar="N", help="processes that rank new questions, ~0.9 GB each (default: "
+                   "one per CPU, at most 4; 0: rank in the serving process)")
 
     p = sub.add_parser("mcp", help="the MCP server for coding agents (stdio, or --http)")
     _common(p)

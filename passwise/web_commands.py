@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from kb.errors import KBError
 from passwise.settings import Settings
@@ -19,7 +20,8 @@ def cmd_serve(args: argparse.Namespace, s: Settings) -> int:
     from web.serve import ServeError, serve
 
     try:
-        serve(web_config(args, s), host=args.host, port=args.port, threads=args.threads)
+        config = replace(web_config(args, s), search_workers=max(0, args.search_workers))
+        serve(config, host=args.host, port=args.port, threads=args.threads)
     except ServeError as exc:
         raise KBError(str(exc)) from None
     except OSError as exc:

@@ -181,6 +181,13 @@ def test_tokenize_splits_identifiers_and_keeps_them_whole():
         assert t in toks
 
 
+def test_a_query_vector_is_the_one_batch_embedding_gives_the_same_text(embedder):
+    """embed_query() runs the model on the question alone; the index's vectors came from
+    embed(), so any difference would move dense ranks."""
+    for q in ("why are loads not vectorized", "hivm-plan-memory 调度", "x", "getVectorWidth() " * 80):
+        assert embedder.embed_query(q) == embedder.embed([q])[0]
+
+
 def test_missing_mirror_and_no_network_skip_that_source_and_index_the_rest(tmp_path, embedder, compiler):
     _, _, corpus, mirrors = compiler
     kb = _kb(tmp_path / "home", embedder)

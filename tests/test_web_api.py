@@ -112,3 +112,26 @@ def test_job_queue_is_bounded_and_a_job_past_its_timeout_is_stopped(web_server, 
     while first.state in ("queued", "running") and time.time() < deadline:
         time.sleep(0.2)
     assert first.state == "failed" and "longer than 0 s" in first.error
+
+
+def test_search_workers_rank_in_their_own_processes_as_the_server_itself_would(web_home):
+    """`passwise serve --search-workers N`: a spawned worker ranks, the server reads the chunks
+    it shows; the pages are the ones an in-process ranking gives, and errors stay sentences."""
+    from dataclasses import replace
+
+    from kb.errors import KBError
+    from web.house import House
+
+    base = WebConfig(home=web_home["home"], corpus_set="default", kernels_dir=web_home["kernels"])
+    here, there = House(base), House(replace(base, search_workers=1))
+    try:
+        for q, backend, page in (("vector width contiguity divisibility", None, 1),
+                                 ("coalesce", "cuda", 2)):
+            mine = here.search(q, backend=backend, page=page, per_page=3).to_json()
+            theirs = there.search(q, backend=backend, page=page, per_page=3).to_json()
+            assert theirs["hits"] and theirs == mine
+        assert there.kb.embedder._model is None  # the serving process never embedded a query
+        with pytest.raises(KBError, match="Unknown search mode"):
+            there.search("coalesce", mode="sparse")
+    finally:
+        there.search_pool().close()

@@ -24,6 +24,8 @@ class WebConfig:
     max_body_bytes: int = 256 * 1024
     per_page: int = 10
     max_page: int = 20
+    # Processes that rank new questions (web/search_pool.py); 0 ranks in the serving process.
+    search_workers: int = 0
     # Diagnose jobs: the interpreter that runs `-m passwise diagnose`, its timeout and queue.
     python: str = field(default_factory=lambda: sys.executable)
     job_timeout_s: float = 300.0

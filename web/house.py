@@ -18,8 +18,9 @@ from indexer.registry import load_registry, registry_path
 from kb.chunk import BACKENDS, KINDS, Chunk
 from kb.errors import KBError
 from kb.passes import PassRecord, PassRegistry
-from kb.search import Filters, KnowledgeBase, open_kb
+from kb.search import Filters, KnowledgeBase, Ranked, open_kb
 from web.config import WebConfig
+from web.search_pool import IndexAddress, SearchPool
 
 MAX_QUERY_CHARS = 500
 # One search fetches this many hits, so the first pages of a query come from one retrieval;
@@ -67,9 +68,10 @@ class House:
         self.query_lock = threading.Lock()
         self._cache_lock = threading.Lock()
         # Searches by (query, filters, mode, index generation): a refresh invalidates them all.
-        self._searches: OrderedDict[tuple, list[dict]] = OrderedDict()
+        self._searches: OrderedDict[tuple, list[Ranked]] = OrderedDict()
         self._generation: tuple[float, int] = (float("-inf"), 0)
         self._source_names: tuple[int, list[str]] = (-1, [])
+        self._pool: SearchPool | None = None
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -104,10 +106,11 @@ class House:
         flt = Filters(backend=backend or None, kind=kind or None, repo=source or None,
                       pass_=pass_ or None)
         want = page * per_page + 1
-        hits = self._cached_search(query, flt, mode, max(want, WINDOW))
-        shown = hits[(page - 1) * per_page: page * per_page]
+        ranked = self._cached_search(query, flt, mode, max(want, WINDOW))
+        self.kb.chunk_cache.settle(self.generation())  # a ranking from a worker: not yet seen here
+        shown = [h.to_json() for h in self.kb.fetch(ranked[(page - 1) * per_page: page * per_page])]
         return SearchPage(query, {"backend": backend, "kind": kind, "source": source,
-                                  "pass": pass_}, page, per_page, shown, len(hits) >= want)
+                                  "pass": pass_}, page, per_page, shown, len(ranked) >= want)
 
     def generation(self) -> int:
         """The index's write generation, read at most once a second (a refresh is seen within
@@ -117,18 +120,39 @@ class House:
             self._generation = (now, self.kb.store.generation)
         return self._generation[1]
 
-    def _cached_search(self, query: str, flt: Filters, mode: str, k: int) -> list[dict]:
+    def _cached_search(self, query: str, flt: Filters, mode: str, k: int) -> list[Ranked]:
+        """The ranking of a query (chunk ids and why each ranked); pages read their chunks."""
         key = (query, tuple(flt.as_dict().items()), mode, k, self.generation())
         with self._cache_lock:
             if key in self._searches:
                 self._searches.move_to_end(key)
                 return self._searches[key]
-        hits = [h.to_json() for h in self.kb.search(query, k=k, filters=flt, mode=mode)]
+        pool = self.search_pool()
+        hits = pool.rank(query, k, flt, mode) if pool else self.kb.rank(query, k=k, filters=flt,
+                                                                         mode=mode)
         with self._cache_lock:
             self._searches[key] = hits
             while len(self._searches) > CACHE_ENTRIES:
                 self._searches.popitem(last=False)
         return hits
+
+    def search_pool(self) -> SearchPool | None:
+        """The worker processes that rank questions, started on first use (None: rank here)."""
+        c = self.config
+        if c.search_workers <= 0:
+            return None
+        with self._lock:
+            if self._pool is None:
+                self._pool = SearchPool(IndexAddress(Path(c.home), c.chroma_url, c.corpus_set,
+                                                     c.model), c.search_workers)
+            return self._pool
+
+    def warm(self) -> None:
+        """Load the embedder and the lexical index (in every worker) before the first user."""
+        pool = self.search_pool()
+        if pool:
+            pool.warm()
+        self.search("warm up the index", per_page=1)
 
     def chunk(self, chunk_id: str) -> Chunk:
         """A chunk by its id: the only way a file's text reaches a page."""
@@ -216,6 +240,8 @@ class House:
                              progress=Progress(quiet=True),
                              on_snapshot=lambda snap, _v: save_source_registry(kb, snap))
         self._registry, self._generation = None, (float("-inf"), 0)
+        if self._pool is not None:  # workers hold the vector index as it was when they opened it
+            self._pool.restart()
         return report.to_json()
 
     def diagnoses(self) -> list[dict]:

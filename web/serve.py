@@ -20,7 +20,8 @@ def check_listen(host: str, token: str | None) -> None:
 
 def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8765,
           threads: int = 8) -> None:
-    """Serve until interrupted; refuses a non-loopback host without a token."""
+    """Serve until interrupted; refuses a non-loopback host without a token. New questions
+    are ranked in `config.search_workers` processes (web/search_pool.py)."""
     from waitress import serve as waitress_serve
 
     check_listen(host, config.token)
@@ -35,7 +36,7 @@ def serve(config: WebConfig, host: str = "127.0.0.1", port: int = 8765,
 def _warm(app) -> None:
     """Load the embedder and the lexical index now, not on the first user's search."""
     try:
-        app.extensions["passwise.house"].search("warm up the index", per_page=1)
+        app.extensions["passwise.house"].warm()
     except Exception:  # an empty or unreachable index says so on the first real request
         pass
 

@@ -44,13 +44,14 @@ def pools(kb, questions: list[dict]) -> list[tuple[np.ndarray, np.ndarray]]:
     for q in questions:
         flt = Filters(backend=q["backend"])
         fd = flt.as_dict()
-        dense = kb._dense(q["question"], 100, flt)
+        dense = kb._dense(q["question"], 100, flt, lex)
         pool = ranking.candidate_pool(lex, positions, kb.query_terms(q["question"], DEFAULT.expand),
                                       dense, fd, 100, DEFAULT.dense_weight, KIND_PRIOR)
         top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
-        ranking.add_callees(pool, symbols, kb._texts(top, positions, dense), fd)
-        texts = kb._texts(ranking.text_pool(pool), positions, dense)
-        ranking.rerank(pool, Reranker({}), texts)  # computes every candidate's features
+        ranking.add_callees(pool, symbols, kb._texts(top, positions), fd)
+        lines = ranking.text_lines(pool, ranking.text_pool(pool),
+                                   lambda cands: kb._texts(cands, positions))
+        ranking.rerank(pool, Reranker({}), lines)  # computes every candidate's features
         cands = [c for c in pool.cands.values() if c.features]
         x = np.array([[c.features[f] for f in FEATURES] for c in cands])
         y = np.array([is_hit(pool.meta(c.doc), q["truth"]) for c in cands], dtype=float)

@@ -71,10 +71,10 @@ def memoize_dense(kb: KnowledgeBase) -> None:
     """Reuse each (question, depth, filter)'s dense list across steps: it does not depend on them."""
     real, memo = kb._dense, {}
 
-    def dense(query: str, depth: int, flt: Filters):
+    def dense(query: str, depth: int, flt: Filters, *rest):
         key = (query, depth, repr(flt))
         if key not in memo:
-            memo[key] = real(query, depth, flt)
+            memo[key] = real(query, depth, flt, *rest)
         return memo[key]
 
     kb._dense = dense

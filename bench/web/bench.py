@@ -34,11 +34,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(home: Path, corpus_set: str, port: int, threads: int) -> subprocess.Popen:
+def start_server(home: Path, corpus_set: str, port: int, threads: int,
+                 workers: int) -> subprocess.Popen:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "passwise", "serve", "--home", str(home),
                              "--corpus-set", corpus_set, "--port", str(port),
-                             "--threads", str(threads)], cwd=ROOT, env=env,
+                             "--threads", str(threads), "--search-workers", str(workers)],
+                            cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 180
     while time.time() < deadline:
@@ -58,9 +60,34 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the server process has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """User + system CPU time the server process and its search workers have used so far."""
+    return sum(_cpu_of(p) for p in [pid, *_children(pid)])
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # gone meanwhile
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    """Every descendant (the search workers are the server's children), from /proc's ppids."""
+    parent = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
+    return out
 
 
 def load() -> list[float]:
@@ -165,6 +192,8 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--requests", type=int, default=400)
     ap.add_argument("--threads", type=int, default=8, help="waitress worker threads")
+    ap.add_argument("--search-workers", type=int, default=min(os.cpu_count() or 1, 4),
+                    help="processes that rank new questions (serve's default: one per CPU, at most 4)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scenarios", default="one-client,distinct,repeated")
     ap.add_argument("--out", type=Path, default=ROOT / "results" / "web-bench.json")
@@ -173,7 +202,7 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     t0 = time.time()
-    proc = start_server(args.home, args.corpus_set, port, args.threads)
+    proc = start_server(args.home, args.corpus_set, port, args.threads, args.search_workers)
     try:
         started_s = time.time() - t0
         w0 = time.perf_counter()
@@ -203,6 +232,7 @@ def main() -> None:
     report = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine(),
               "versions": versions(), "home": str(args.home), "clients": args.clients,
               "requests": args.requests, "waitress_threads": args.threads,
+              "search_workers": args.search_workers,
               "index": {"chunks": sum(s.get("chunks", 0) for s in sources),
                         "sources": {s["name"]: s.get("chunks") for s in sources}},
               "server_start_s": round(started_s, 1), "first_query_s": round(warm_s, 2),
@@ -219,8 +249,10 @@ def markdown(r: dict) -> str:
     m, v = r["machine"], r["versions"]
     lines = [f"# Web and API search latency ({r['date'][:10]})", "",
              f"`python bench/web/bench.py --home {r['home']} --clients {r['clients']} "
-             f"--requests {r['requests']}`: `passwise serve` (waitress, {r['waitress_threads']} "
-             f"threads) on an index of {r['index']['chunks']} chunks "
+             f"--requests {r['requests']} --search-workers {r.get('search_workers', 0)}`: "
+             f"`passwise serve` (waitress, {r['waitress_threads']} threads; "
+             f"{r.get('search_workers', 0)} search worker processes) on an index of "
+             f"{r['index']['chunks']} chunks "
              f"({', '.join(f'{k} {n}' for k, n in r['index']['sources'].items())}), "
              f"{r['clients']} concurrent clients, search page (`/search`) and API "
              "(`/api/v1/search`) requests mixed at random.", "",
