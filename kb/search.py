@@ -68,29 +68,9 @@ class Filters:
 @dataclass
 class Ranked:
     """A chunk's place in a ranking and why it ranked, before its chunk is read from the store
-    (a page reads only the chunks it shows)."""
+    (a page reads only the chunks it shows). `None` ranks: not in that retriever's list."""
 
     id: str
-    score: float
-    dense_rank: int | None = None
-    lexical_rank: int | None = None
-    dense_score: float = 0.0
-    lexical_score: float = 0.0
-    prior: float = 1.0
-    fused: float = 0.0
-    reranked: bool = False
-    callee: bool = False
-
-    def hit(self, chunk: Chunk) -> Hit:
-        return Hit(chunk=chunk, **self.__dict__)
-
-
-@dataclass
-class Hit:
-    """One search result with how each retriever ranked it (None: not in its list)."""
-
-    id: str
-    chunk: Chunk
     score: float
     dense_rank: int | None = None
     lexical_rank: int | None = None
@@ -103,6 +83,16 @@ class Hit:
     fused: float = 0.0
     reranked: bool = False
     callee: bool = False
+
+    def hit(self, chunk: Chunk) -> Hit:
+        return Hit(chunk=chunk, **self.__dict__)
+
+
+@dataclass(kw_only=True)
+class Hit(Ranked):
+    """One search result: a ranked chunk with the chunk itself."""
+
+    chunk: Chunk
 
     def ranked(self) -> Ranked:
         return Ranked(**{k: v for k, v in self.__dict__.items() if k != "chunk"})
@@ -367,7 +357,7 @@ def fuse(dense: list[Scored], lexical: list[Scored], k: int, store: Store,
     for name, scored, scale in (("lexical", lexical, 1.0 / best_lexical),
                                 ("dense", dense, dense_weight if lexical else 1.0)):
         for rank, x in enumerate(scored):
-            h = hits.setdefault(x.id, Hit(x.id, x.chunk, 0.0))  # type: ignore[arg-type]
+            h = hits.setdefault(x.id, Hit(id=x.id, score=0.0, chunk=x.chunk))  # type: ignore[arg-type]
             h.chunk = h.chunk or x.chunk
             h.score += scale * x.score
             setattr(h, f"{name}_rank", rank + 1)
