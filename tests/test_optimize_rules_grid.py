@@ -423,3 +423,39 @@ def test_grouped_ordering_leaves_grouped_or_non_gemm_kernels_alone():
     # a kernel that reads tl.num_programs already does its own program arithmetic
     own = baseline("gemm_fp16").replace("rk = tl.arange(0, BLOCK_K)", "rk = tl.arange(0, BLOCK_K) + 0 * tl.num_programs(0)")
     assert add_grouped_ordering(own) == []
+
+
+def _ranked_diagnosis(concluded: str, ranked: list[tuple[str, str, float]]) -> dict:
+    """A concluded diagnosis whose ranking carries other families, each with its tier-1 finding."""
+    findings = [{"tier": 1, "kind": "pattern", "card_id": card, "message": f"{card} seen"}
+                for _, card, _ in ranked]
+    return {"verdict": "concluded", "reason": "r",
+            "tiers": [{"tier": 1, "findings": findings}],
+            "conclusion": {"rewrite_family": concluded, "card_id": "generic", "explanation": "why",
+                           "supporting": []},
+            "ranking": [{"rewrite_family": concluded, "score": 0.85, "card_id": "generic",
+                         "by_tier": {"4": 0.85}, "concluded": True}]
+            + [{"rewrite_family": fam, "score": score, "card_id": card, "by_tier": {"1": score}}
+               for fam, card, score in ranked]}
+
+
+def test_a_concluded_family_without_a_rule_falls_back_to_the_next_ranked_family_with_evidence():
+    diagnosis = _ranked_diagnosis("layout-friendly-shapes", [("autotune-configs", "common-no-autotune", 0.45),
+                                                             ("l2-grouped-ordering", "cuda-matmul-no-grouping", 0.35)])
+    p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "layout-friendly-shapes"))
+    assert p.family == "autotune-configs" and p.transformation == "gemm_autotune_configs"
+    assert p.card_id == "common-no-autotune" and p.evidence[0]["message"] == "common-no-autotune seen"
+    assert "layout-friendly-shapes" in p.fallback and "autotune-configs" in p.fallback
+    # once that one was tried on this parent, the next ranked family follows
+    nxt = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "layout-friendly-shapes",
+                          ["gemm_autotune_configs", "add_autotune_configs"]))
+    assert nxt.family == "l2-grouped-ordering" and nxt.transformation == "add_grouped_ordering"
+
+
+def test_weakly_ranked_families_are_not_acted_on_and_a_concluded_rule_wins():
+    weak = _ranked_diagnosis("layout-friendly-shapes", [("autotune-configs", "common-no-autotune", 0.2)])
+    p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), weak, [], "layout-friendly-shapes"))
+    assert p.candidates == [] and p.fallback == "" and "no transformation for 'layout-friendly-shapes'" in p.reason
+    own = _ranked_diagnosis("block-size-tuning", [("autotune-configs", "common-no-autotune", 0.45)])
+    q = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), own, [], "block-size-tuning"))
+    assert q.family == "block-size-tuning" and q.fallback == "" and q.transformation == "gemm_tile_configs"

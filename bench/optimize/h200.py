@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -46,24 +48,37 @@ def _labels(queue: Path) -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
+def _advance_one(queue: Path, home: Path, label: str, task: str, candidate: str | None,
+                 run_id: str | None) -> tuple[str, str | None, str]:
+    cmd = [sys.executable, "-m", "passwise", "optimize", "--home", str(home), "--max-tier", "4"]
+    if run_id:
+        cmd += ["--resume", run_id]
+    else:
+        cmd += [task, "--executor", f"queue:{queue}", "--device", "cuda", "--rounds", str(ROUNDS),
+                "--repeats", str(REPEATS), "--json"] + (["--candidate", candidate] if candidate else [])
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    err = proc.stderr.strip()
+    if not run_id:
+        try:
+            run_id = json.loads(proc.stdout)["run_id"]
+        except (json.JSONDecodeError, KeyError):
+            return label, None, err[-300:]
+    return label, run_id, err.splitlines()[-1] if err else ""
+
+
 def advance(queue: Path, home: Path) -> None:
+    """Every run one step further, JOBS (env H200_JOBS, default 2) optimize processes at a time."""
     labels = _labels(queue)
-    for label, task, candidate in selection():
-        cmd = [sys.executable, "-m", "passwise", "optimize", "--home", str(home), "--max-tier", "4"]
-        if label in labels:
-            cmd += ["--resume", labels[label]]
-        else:
-            cmd += [task, "--executor", f"queue:{queue}", "--device", "cuda", "--rounds", str(ROUNDS),
-                    "--repeats", str(REPEATS), "--json"] + (["--candidate", candidate] if candidate else [])
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-        if label not in labels:
-            try:
-                labels[label] = json.loads(proc.stdout)["run_id"]
-            except (json.JSONDecodeError, KeyError):
-                print(f"{label}: {proc.stderr.strip()[-300:]}", file=sys.stderr)
-                continue
-            (queue / "labels.json").write_text(json.dumps(labels, indent=2))
-        print(f"{label}: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ''}", flush=True)
+    jobs = int(os.environ.get("H200_JOBS", "2"))
+    with ThreadPoolExecutor(jobs) as pool:
+        futures = [pool.submit(_advance_one, queue, home, label, task, candidate, labels.get(label))
+                   for label, task, candidate in selection()]
+        for future in futures:
+            label, run_id, line = future.result()
+            if run_id and label not in labels:
+                labels[label] = run_id
+                (queue / "labels.json").write_text(json.dumps(labels, indent=2))
+            print(f"{label}: {line}", flush=True)
 
 
 def refs(queue: Path, home: Path) -> None:

@@ -178,7 +178,7 @@ class Loop:
             rd.write(files[-1], cand.source)
         data = {**proposal.to_json(files), "created": now()}
         rd.write("proposal.json", data)
-        self.progress(f"[{self.s['target']}] round {rd.number}: {family} -> "
+        self.progress(f"[{self.s['target']}] round {rd.number}: {data.get('family')} -> "
                       f"{len(files)} candidate(s) from {proposal.proposer}"
                       + (f" ({proposal.transformation})" if proposal.transformation else ""))
         return data

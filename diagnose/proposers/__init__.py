@@ -41,6 +41,7 @@ class Proposal:
     transformation: str | None = None
     candidates: list[Candidate] = field(default_factory=list)
     reason: str = ""
+    fallback: str = ""  # rules: why the concluded family was passed over for a ranked one
     attempts: list[dict[str, Any]] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
 

@@ -52,27 +52,64 @@ def transformations_for(family: str | None) -> list[Transformation]:
     return [fn for fam, fn in RULES if fam == family]
 
 
+RANKED_FLOOR = 0.3  # a ranked family below this score is too weakly evidenced to act on
+
+
 def propose(req: Request) -> Proposal:
-    """The first transformation of the diagnosed family that changes this kernel."""
+    """The first transformation of the diagnosed family that changes this kernel; when the
+    concluded family has none, the next family of the ladder's ranking that has one (its own
+    findings become the evidence, and `fallback` says why the concluded family was passed over)."""
     conclusion = req.diagnosis.get("conclusion") or {}
     proposal = Proposal("rules", req.family, card_id=conclusion.get("card_id", ""),
                         hypothesis=hypothesis_of(req.diagnosis), evidence=evidence_of(req.diagnosis))
-    rules = transformations_for(req.family)
-    if not rules:
-        proposal.reason = (f"The rules proposer has no transformation for {req.family!r}; "
-                           "try --proposer llm.")
-        return proposal
-    for fn in rules:
-        if fn.__name__ in req.tried:
+    reasons = []
+    for rank, entry in enumerate(_families(req)):
+        family, rules = entry["rewrite_family"], transformations_for(entry["rewrite_family"])
+        if not rules:
+            reasons.append(f"The rules proposer has no transformation for {family!r}")
             continue
-        candidates = _distinct(fn(req.kernel_source), req.kernel_source)
-        if candidates:
-            proposal.transformation = fn.__name__
-            proposal.candidates = candidates[:MAX_CANDIDATES]
-            return proposal
-    tried = ", ".join(fn.__name__ for fn in rules)
-    proposal.reason = f"No transformation of {req.family} changes this kernel (tried {tried})."
+        for fn in rules:
+            if fn.__name__ in req.tried:
+                continue
+            candidates = _distinct(fn(req.kernel_source), req.kernel_source)
+            if candidates:
+                if rank:
+                    _act_on_ranked(proposal, req.diagnosis, entry, "; ".join(reasons))
+                proposal.transformation = fn.__name__
+                proposal.candidates = candidates[:MAX_CANDIDATES]
+                return proposal
+        reasons.append(f"no transformation of {family} changes this kernel "
+                       f"(tried {', '.join(fn.__name__ for fn in rules)})")
+    proposal.reason = (("; ".join(reasons) or f"nothing for {req.family!r}") + "."
+                       + (" Try --proposer llm." if req.family and not transformations_for(req.family) else ""))
+    proposal.reason = proposal.reason[0].upper() + proposal.reason[1:]
     return proposal
+
+
+def _families(req: Request) -> list[dict]:
+    """The concluded family first, then the ranking's other families with enough evidence."""
+    out = [{"rewrite_family": req.family, "score": None}]
+    seen = {req.family}
+    for entry in req.diagnosis.get("ranking") or []:
+        family = entry.get("rewrite_family")
+        if family and family not in seen and (entry.get("score") or 0) >= RANKED_FLOOR:
+            seen.add(family)
+            out.append(entry)
+    return out
+
+
+def _act_on_ranked(proposal: Proposal, diagnosis: dict, entry: dict, why: str) -> None:
+    """Re-point the proposal at a ranked family: its card, its findings, its message."""
+    card = entry.get("card_id", "")
+    findings = [f for t in diagnosis.get("tiers", []) for f in t.get("findings", [])
+                if card and f.get("card_id") == card]
+    proposal.fallback = (f"{why}; acting on the ladder's next ranked family {entry['rewrite_family']} "
+                         f"(score {entry.get('score')}, tiers {', '.join(sorted(entry.get('by_tier', {})))})")
+    proposal.family, proposal.card_id = entry["rewrite_family"], card
+    proposal.evidence = [{"tier": f["tier"], "kind": f["kind"], "card_id": card,
+                          "message": f.get("message", "")} for f in findings]
+    if findings:
+        proposal.hypothesis = findings[0].get("message", "")
 
 
 def _distinct(candidates: list[Candidate], parent: str) -> list[Candidate]:
