@@ -411,3 +411,19 @@ def test_low_occupancy_with_no_known_limiter_is_a_guess_that_confirms_nothing():
                  or f.kind == "occupancy"]
     assert occupancy and all(f.confidence < 0.5 for f in occupancy)
     assert not result.sufficient
+
+
+def test_a_reference_faster_than_the_roofline_floor_becomes_the_floor(tmp_path):
+    # cuBLAS at 4096^3 beats the matmul rate measured at 8192^3: the kernel's headroom is then
+    # measured against what eager torch reached on the same work, not against the lower ceiling.
+    data = json.loads((FIX / "h200/bench_gemm_fp16.json").read_text())
+    large = next(p for p in data["points"] if p["size"] == "large")
+    large["impls"]["eager"]["median_ms"] = 0.18
+    (tmp_path / "bench.json").write_text(json.dumps(data))
+    ev = at(profile_tier(load_json(tmp_path / "bench.json"), None, backend="cuda"), "large", "roofline")
+    assert ev.evidence["floor_from"] == "eager" and ev.evidence["floor_us"] == pytest.approx(180.0)
+    assert ev.evidence["pct_of_ceiling"] == pytest.approx(100 * 0.18 / 0.42982, abs=0.05)
+    assert "rate eager torch reaches on the same work" in ev.message
+    # a slower reference leaves the measured roofline in place
+    untouched = at(tier("h200/bench_gemm_fp16.json"), "large", "roofline")
+    assert untouched.evidence["floor_from"] == "roofline"

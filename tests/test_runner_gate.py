@@ -287,6 +287,20 @@ def test_trusted_code_may_start_installed_programs_but_never_one_in_a_writable_f
     assert not _installed_program(str(planted))
 
 
+def test_a_trusted_probe_for_a_program_that_is_nowhere_gets_the_os_failure_not_a_refusal(tmp_path):
+    """Found on the H200: torch.compile's references probe for `nvcc`, absent from PATH there, and
+    every torch.compile timing became a sandbox_violation blamed on the candidate."""
+    from diagnose.runner.sandbox import may_start
+
+    assert may_start("passwise-no-such-program", frozenset()) == "absent"
+    assert may_start("true", frozenset()) == "found"
+    planted = tmp_path / "nvcc"
+    planted.write_text("#!/bin/sh\n")
+    planted.chmod(0o755)
+    assert may_start(str(planted), frozenset()) is None  # written where a candidate could write
+    assert may_start(str(tmp_path / "missing"), frozenset()) is None  # a path is never "absent"
+
+
 def test_references_reduce_gemms_in_full_precision_and_the_defaults_come_back():
     from diagnose.runner.child import exact_references
 

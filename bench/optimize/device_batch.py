@@ -156,7 +156,7 @@ def _bench_all(jobs: list[dict], results: Path, device: str, start: float, budge
     ceil, _ = get_ceilings(device, str(results.parent / "ceilings-cache"))
     # Small chunks: a session cut short (a device call's time limit) loses at most one chunk, and
     # the last chunk's duration predicts whether the next one still fits the budget.
-    chunk, written, last = 6, 0, 0.0
+    chunk, written, last = 12, 0, 0.0
     for at in range(0, len(jobs), chunk):
         if time.monotonic() - start + last > budget:
             break

@@ -52,6 +52,8 @@ class RooflinePlace:
     compile_us: float | None = None
     vs_eager: float | None = None      # eager / candidate (> 1: candidate faster)
     vs_compile: float | None = None
+    floor_from: str = "roofline"       # roofline | eager | compile: a reference that did the same
+    #                                    work faster than the roofline floor sets the floor instead
 
     def facts(self) -> dict:
         """The numbers as rounded JSON for Finding.evidence."""
@@ -79,6 +81,13 @@ def place(point: SizeTiming, ceilings: MeasuredCeilings, backend: str) -> Roofli
     t_comp = point.flops / (peak * 1e6) if point.flops and peak else None  # TFLOP/s -> flop/us
     floor = max((t for t in (t_mem, t_comp) if t), default=None)
     bound = None if floor is None else ("memory" if floor == t_mem else "compute")
+    # A reference that does the same work in less time than the floor proves the measured
+    # ceiling too low for this shape (cuBLAS beats an 8192^3 matmul's rate at 4096^3, say).
+    floor_from = "roofline"
+    for name in ("eager", "compile"):
+        ref = _median(point, name)
+        if floor is not None and ref and ref < floor:
+            floor, floor_from = ref, name
     host = cand.do_bench_us - achieved if cand.method == "cuda_graph" and cand.do_bench_us else None
     result = RooflinePlace(
         size=point.size, dtype=point.dtype, achieved_us=achieved, method=cand.method,
@@ -92,7 +101,8 @@ def place(point: SizeTiming, ceilings: MeasuredCeilings, backend: str) -> Roofli
         pct_of_ceiling=100 * floor / achieved if floor else None,
         headroom_x=achieved / floor if floor else None,
         gap_us=achieved - floor if floor else None, host_overhead_us=host,
-        kernel_class=UNKNOWN, vs_eager=point.vs_eager, vs_compile=point.vs_compile)
+        kernel_class=UNKNOWN, vs_eager=point.vs_eager, vs_compile=point.vs_compile,
+        floor_from=floor_from)
     result.eager_us = _median(point, "eager")
     result.compile_us = _median(point, "compile")
     result.kernel_class = classify(result, backend)

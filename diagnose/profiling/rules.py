@@ -279,9 +279,12 @@ def _message(p: RooflinePlace, hot: bool) -> str:
             body += (f" ({p.achieved_us + p.host_overhead_us:.1f} us without CUDA-graph replay: "
                      f"{p.host_overhead_us:.1f} us of host launch overhead)")
     elif p.pct_of_ceiling is not None:
-        ceiling = (f"{p.copy_gbps:.0f} GB/s copy bandwidth" if p.bound == "memory"
-                   else f"{p.compute_tflops:.0f} TFLOP/s {p.compute_ceiling} matmul rate")
-        body = (f" at {p.pct_of_ceiling:.0f}% of the measured {ceiling}: {p.achieved_us:.1f} us against "
+        ceiling = (f"measured {p.copy_gbps:.0f} GB/s copy bandwidth" if p.bound == "memory"
+                   else f"measured {p.compute_tflops:.0f} TFLOP/s {p.compute_ceiling} matmul rate")
+        if p.floor_from != "roofline":
+            ceiling = (f"rate {'eager torch' if p.floor_from == 'eager' else 'torch.compile'} reaches "
+                       f"on the same work (above the {ceiling})")
+        body = (f" at {p.pct_of_ceiling:.0f}% of the {ceiling}: {p.achieved_us:.1f} us against "
                 f"a {p.floor_us:.1f} us floor ({p.headroom_x:.2f}x headroom)")
     else:
         body = f", {p.achieved_us:.1f} us (no roofline: ceilings or cost unknown)"

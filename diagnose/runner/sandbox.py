@@ -284,11 +284,23 @@ def _program(event_args: tuple) -> str:
 
 def _on_process(policy: _Policy, args: tuple) -> str | None:
     program = _program(args)
-    exe = os.path.realpath(program if os.path.isabs(program) else shutil.which(program) or program)
-    if (exe in policy.tools or _installed_program(exe)) and not _untrusted(policy):
-        policy.started.append(os.path.basename(program))
+    allowed = may_start(program, policy.tools)
+    if allowed and not _untrusted(policy):
+        policy.started.append(os.path.basename(program) + ("" if allowed == "found" else " (not found)"))
         return None
     return f"starting a process ({os.path.basename(program) or 'unknown'})"
+
+
+def may_start(program: str, tools: frozenset[str]) -> str | None:
+    """What trusted code may start: "found" for Triton's tools and installed system programs;
+    "absent" for a bare name found nowhere on PATH, which starts nothing (the OS fails it), so
+    trusted probes such as inductor asking for `nvcc` on a host without it get that failure, not
+    a refusal; None for anything else (a program in a writable folder above all)."""
+    found = program if os.path.isabs(program) else shutil.which(program)
+    if bool(program) and not os.path.isabs(program) and found is None:
+        return "absent"
+    exe = os.path.realpath(found or program)
+    return "found" if exe in tools or _installed_program(exe) else None
 
 
 INSTALLED_DIRS = ("/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/cuda/bin/", "/usr/local/bin/")
