@@ -11,6 +11,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from diagnose.escalation.llm import LLMConfig
 from diagnose.proposers import Candidate, Proposal, Request, evidence_of, hypothesis_of
 
 SYSTEM_PROMPT = (
@@ -24,12 +25,10 @@ FENCE = re.compile(r"```(?:python|py)?\s*\n(.*?)```", re.S)
 
 
 @dataclass
-class LLMSettings:
-    """The endpoint (never stored with the key), and how hard to try."""
+class LLMSettings(LLMConfig):
+    """The escalation's endpoint (never stored with the key), with a whole file's budget and how
+    hard to try."""
 
-    base_url: str
-    model: str
-    api_key: str = "none"
     timeout_s: float = 120.0
     max_tokens: int = 4096
     attempts: int = 3
