@@ -408,7 +408,8 @@ def at_the_roofline(ctx: Context) -> Decision | None:
     only doing less work helps (fusing launches moves fewer bytes)."""
     latest = ctx.evidence[-1]
     near = next((f for f in latest.findings if latest.tier == 2 and f.evidence.get("hotspot")
-                 and (f.evidence.get("pct_of_ceiling") or 0) >= NEAR_CEILING_PCT), None)
+                 and f.evidence.get("near_ceiling", (f.evidence.get("pct_of_ceiling") or 0) >= NEAR_CEILING_PCT)),
+                None)
     if near is None:
         return None
     fuse = next((h for h in ctx.hypotheses() if h.rewrite_family == LESS_WORK_FAMILY), None)

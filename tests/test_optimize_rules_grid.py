@@ -459,3 +459,15 @@ def test_weakly_ranked_families_are_not_acted_on_and_a_concluded_rule_wins():
     own = _ranked_diagnosis("block-size-tuning", [("autotune-configs", "common-no-autotune", 0.45)])
     q = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), own, [], "block-size-tuning"))
     assert q.family == "block-size-tuning" and q.fallback == "" and q.transformation == "gemm_tile_configs"
+
+
+def test_a_block_the_problem_fixes_is_tuned_through_its_warps():
+    # cross_entropy's baseline: one program per row, BLOCK = next_power_of_2(V) (32768 at V=32000)
+    # on the default 4 warps; no literal block to scale, so block-size-tuning sizes the warps.
+    diagnosis = {"verdict": "concluded", "tiers": [], "conclusion": {"rewrite_family": "block-size-tuning"}}
+    p = propose(Request("cross_entropy", "", baseline("cross_entropy"), diagnosis, [], "block-size-tuning"))
+    assert p.transformation == "retune_num_warps"
+    assert any("num_warps=32" in c.source for c in p.candidates)
+    # a kernel with a literal block keeps the block search first
+    assert propose(Request("gelu", "", slow("gelu-block-64"), diagnosis, [], "block-size-tuning")).transformation \
+        == "retune_block_sizes"

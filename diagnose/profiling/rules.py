@@ -16,7 +16,6 @@ from .roofline import (
     COMPUTE,
     LAUNCH,
     MEMORY,
-    NEAR_CEILING_PCT,
     OCCUPANCY,
     RooflinePlace,
     launch_floor,
@@ -107,7 +106,7 @@ def roofline_finding(p: RooflinePlace, facts: CounterFacts | None, ctx: Context)
 def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context) -> list[Finding]:
     """Spills, occupancy and stall findings of the profiled size."""
     hot = p is not None and p.size == ctx.hotspot_size
-    far = p is not None and (p.pct_of_ceiling or 0.0) < NEAR_CEILING_PCT
+    far = p is not None and not p.near_ceiling
     loc = {"task": ctx.task, "size": facts.size, "kernel": facts.kernel}
     needed = [] if hot else [f"profile the hotspot size {ctx.hotspot_size} (counters are of {facts.size})"]
     out = []
@@ -168,7 +167,7 @@ def _stall_finding(stall: dict, p: RooflinePlace | None, facts: CounterFacts, lo
 def _hint(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Hint:
     if p.kernel_class == LAUNCH:
         return _launch_hint(p, ctx)
-    if p.pct_of_ceiling is not None and p.pct_of_ceiling >= NEAR_CEILING_PCT:
+    if p.near_ceiling:
         lever = "moving fewer bytes (fusing with the producer or consumer)" if p.kernel_class == MEMORY \
             else "doing less arithmetic"
         return Hint("", "", 0.5, f"within {p.headroom_x:.2f}x of the roofline, tuning cannot win "

@@ -29,7 +29,6 @@ from .roofline import (
     COMPUTE,
     LAUNCH,
     MEMORY,
-    NEAR_CEILING_PCT,
     OCCUPANCY,
     RooflinePlace,
     hotspot,
@@ -122,7 +121,7 @@ def _mark_occupancy_limited(places: list[RooflinePlace], facts: CounterFacts | N
     if facts is None or not (facts.occupancy_low and facts.units_idle):
         return
     for p in places:
-        if p.size == facts.size and p.kernel_class != LAUNCH and (p.pct_of_ceiling or 0) < NEAR_CEILING_PCT:
+        if p.size == facts.size and p.kernel_class != LAUNCH and not p.near_ceiling:
             p.kernel_class = OCCUPANCY
 
 

@@ -29,6 +29,9 @@ RULES: list[tuple[str, Transformation]] = [
     ("drop-redundant-select", drop_redundant_select),
     ("block-size-tuning", gemm_tile_configs),
     ("block-size-tuning", retune_block_sizes),
+    # a block the problem fixes (a whole row: next_power_of_2(n)) is tuned through its threads,
+    # as the block-size card says: size num_warps to the tile
+    ("block-size-tuning", retune_num_warps),
     # a GEMM's warps and stages are chosen with its tiles: the Hopper set first, then the plain search
     ("num-warps-tuning", gemm_tile_configs),
     ("num-warps-tuning", retune_num_warps),

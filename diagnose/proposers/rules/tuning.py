@@ -23,7 +23,7 @@ from .source import (
 )
 
 BLOCK_FACTORS = (2, 4, 0.5)
-WARPS = (2, 4, 8, 16)
+WARPS = (2, 4, 8, 16, 32)  # 32 warps: 1024 threads, for whole-row tiles of 16K-64K elements
 STAGES = (2, 3, 4, 5)
 MIN_BLOCK, MAX_BLOCK = 16, 65536
 
@@ -109,7 +109,7 @@ def _launch_option(text: str, name: str, choices: tuple[int, ...], default: int)
 
 
 def retune_num_warps(text: str) -> list[Candidate]:
-    """num_warps searched over 2, 4, 8, 16 at every launch (Triton's default is 4)."""
+    """num_warps searched over 2, 4, 8, 16, 32 at every launch (Triton's default is 4)."""
     return _launch_option(text, "num_warps", WARPS, 4)
 
 
