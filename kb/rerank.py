@@ -17,6 +17,16 @@ from kb.tokens import tokenize
 
 WEIGHTS = Path(__file__).with_name("rerank.json")
 
+
+def weights_for(model_slug: str | None) -> Path:
+    """The weights fit with a model's dense features: kb/rerank-<slug>.json when such a fit was
+    committed (bench/kb/fit_rerank.py --model), else the default model's kb/rerank.json."""
+    if model_slug:
+        own = WEIGHTS.with_name(f"rerank-{model_slug}.json")
+        if own.exists():
+            return own
+    return WEIGHTS
+
 CODE_KINDS = ("function", "method", "class")
 FEATURES = (
     "lex", "lex_base", "cover", "dense", "dense_in", "lex_rr", "dense_rr", "sym", "path",

@@ -11,13 +11,13 @@ from kb import lexical_cache, locks, ranking
 from kb.callees import SymbolTable
 from kb.chunk import Chunk
 from kb.chunk_cache import ChunkCache
-from kb.embed import Embedder
+from kb.embed import MODEL_STATE_KEY, Embedder
 from kb.enrich import enrich, pass_notes
 from kb.errors import KBError
 from kb.expand import expand, load_lexicon
 from kb.lexical import LexicalIndex
 from kb.passes import PassRegistry
-from kb.rerank import load_reranker
+from kb.rerank import load_reranker, weights_for
 from kb.store import ServerOptions, Store
 from kb.tokens import tokenize
 
@@ -141,6 +141,7 @@ class KnowledgeBase:
     _registry: tuple[tuple, PassRegistry | None] | None = field(default=None, repr=False)
     _positions: tuple[int, dict[str, int], SymbolTable] | None = field(default=None, repr=False)
     chunk_cache: ChunkCache = field(default_factory=ChunkCache, repr=False)
+    _model_checked: bool = field(default=False, repr=False)
 
     @property
     def lock_path(self) -> Path:
@@ -268,7 +269,7 @@ class KnowledgeBase:
         if cfg.callees:
             top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
             ranking.add_callees(pool, symbols, self._texts(top, positions), fd)
-        reranker = load_reranker() if cfg.rerank else None
+        reranker = load_reranker(weights_for(self.embedder.slug)) if cfg.rerank else None
         if reranker is not None:
             ranking.rerank(pool, reranker, ranking.text_lines(
                 pool, ranking.text_pool(pool), lambda cands: self._texts(cands, positions)))
@@ -316,9 +317,29 @@ class KnowledgeBase:
                               callee=c.callee))
         return out
 
+    def check_model(self, write: bool = False) -> None:
+        """Refuse to mix vectors of two models: the store's record of the model that embedded it
+        (kb.embed.MODEL_STATE_KEY) must name the weights this knowledge base embeds with. A store
+        without a record (built before records) is trusted; `write` records ours there."""
+        if self._model_checked and not write:
+            return
+        mine = self.embedder.record()
+        stored = self.store.get_state(MODEL_STATE_KEY)
+        if stored is None:
+            if write:
+                self.store.put_state(MODEL_STATE_KEY, mine)
+        elif stored.get("sha256") != mine["sha256"] or stored.get("view") != mine["view"]:
+            raise KBError(
+                f"The index {self.store.name} was embedded with {stored.get('model')!r} (weights "
+                f"{str(stored.get('sha256'))[:12]}) but this search embeds with "
+                f"{mine['model']!r} ({str(mine['sha256'])[:12]}); search with "
+                f"`--model {stored.get('model')}` or re-embed the index with this model.")
+        self._model_checked = True
+
     def _dense(self, query: str, depth: int, flt: Filters, lex: LexicalIndex) -> list[Scored]:
         """The dense list as ids and cosine similarities; the filters Chroma cannot apply (repo,
         pass, path) are applied with the lexical index's columns, which hold the same metadata."""
+        self.check_model()
         mask = lex.mask({"repo": flt.repo, "pass_": flt.pass_, "path_glob": flt.path_glob})
         positions = self._tables(lex)[0]
         hits = self.store.query_ids(self.embedder.embed_query(query),
