@@ -428,4 +428,5 @@ def step_configs() -> dict[str, tuple[str, dict]]:
     for name, doc in one.items():
         steps[f"all-{name}"] = (f"every step except: {doc}", {"config": replace(DEFAULT, **{name: False})})
     steps["all"] = ("every step (the default)", {"config": DEFAULT})
+    steps["dense"] = ("the dense retriever alone (cosine of the embedding model)", {"mode": "dense"})
     return steps
