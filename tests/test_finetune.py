@@ -1,10 +1,11 @@
-"""The corpus-tuned embedder: pair mining from stored chunks, a short real training run, and the
-refusal to search an index with vectors of another model."""
+"""The corpus-tuned embedder: pair mining from stored chunks, a short real training run, the
+refusal to search an index with vectors of another model, and the comment views."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kb import finetune, pairs
@@ -13,6 +14,7 @@ from kb.embed import MODEL_STATE_KEY, Embedder, packaged_model_path
 from kb.errors import KBError
 from kb.search import KnowledgeBase
 from kb.store import Store
+from kb.views import CommentViews, comment_view, views_path
 
 # Chunks in the stored shape (header line, then the source), written for these tests in the style
 # of an MLIR pass file and a Python compiler driver.
@@ -146,3 +148,26 @@ def test_an_index_without_a_model_record_is_still_searched(tmp_path, embedder):
     kb.store.upsert([chunk], embedder.embed([chunk.text]))  # as written before records existed
     assert kb.store.get_state(MODEL_STATE_KEY) is None
     assert kb.search("pipeline stages")[0].chunk.symbol == "make_pipeline_options"
+
+
+def test_the_comment_view_holds_every_comment_of_a_chunk_but_its_license():
+    view = comment_view(CPP[1], "function")
+    assert view.startswith("returns the widest vector width")
+    assert "a mask that is not constant along the contiguous dimension" in view
+    assert "license" not in view and "contig" not in view.split()
+    assert comment_view(CPP[1], "lit_test") is None
+    assert comment_view(header("a.py", "", "f") + "\ndef f(x):\n    return x + 1", "function") is None
+
+
+def test_comment_views_are_read_only_when_the_index_model_made_them(tmp_path, embedder):
+    kb = _store_with(tmp_path, embedder)
+    cid, view = CPP[0], comment_view(CPP[1], "function")
+    vec = np.asarray(embedder.embed([view]), dtype=np.float32)
+    path = views_path(tmp_path, kb.store.name)
+    CommentViews({cid: 0}, vec, embedder.record()["sha256"]).save(path)
+    views = kb.comment_views()
+    q = kb.query_vector("why is the load vector width limited by the mask")
+    cos = views.cosines(q, [cid, "no-such-chunk"])
+    assert cos[1] == 0.0 and cos[0] == pytest.approx(float(vec[0] @ np.asarray(q)), abs=2e-3)
+    CommentViews({cid: 0}, vec, "0" * 64).save(path)  # made by other weights
+    assert kb.comment_views() is None
