@@ -178,7 +178,8 @@ def main() -> int:
     args = ap.parse_args()
     questions = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"]
     kb = open_kb(Path(args.home), corpus_set=args.corpus_set, model=args.model)
-    tag = f" @{kb.embedder.slug}" if args.model else ""
+    # rows name the model and the comment views (kb/views.py) when they are not the defaults
+    tag = (f" @{kb.embedder.slug}" if args.model else "") + (" +views" if kb.comment_views() else "")
     known = steps()
     timed = [s for s in args.latency.split(",") if s]
     names = [s for s in args.steps.split(",") if s] or ([] if timed else list(known))
