@@ -243,6 +243,7 @@ def _index_batch(kb: KnowledgeBase, snap: Snapshot, paths: list[str], rep: Sourc
     for p in paths:
         chunks.extend(_chunks_of(snap, p, rep))
     if chunks:
+        kb.check_model(write=True)
         vecs = kb.embedder.embed([c.text for c in chunks])
         kb.store.upsert(chunks, vecs)
     fresh = {c.id for c in chunks}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import re
@@ -18,6 +19,9 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_MAX_TOKENS = 128
 
 _QUERY_LOCK = threading.Lock()
+# The store's state key for the record of the model that embedded its chunks (ModelRecord).
+MODEL_STATE_KEY = "embedding:model"
+WEIGHTS_FILES = ("model.safetensors", "pytorch_model.bin")
 
 
 def packaged_model_path() -> Path | None:
@@ -36,6 +40,27 @@ def model_slug(name: str) -> str:
 
 
 _LOADED: dict[tuple[str, int], object] = {}
+_SHA: dict[tuple[str, int, int], str] = {}
+
+
+def weights_sha256(model_dir: Path) -> str | None:
+    """SHA-256 of a local model's weights file (cached per path, size and mtime), None when the
+    model is not a local folder with one."""
+    for name in WEIGHTS_FILES:
+        path = Path(model_dir) / name
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        key = (str(path), st.st_size, st.st_mtime_ns)
+        if key not in _SHA:
+            h = hashlib.sha256()
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+            _SHA[key] = h.hexdigest()
+        return _SHA[key]
+    return None
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[\u3400-\u9fff]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -70,6 +95,16 @@ class Embedder:
         # "-w": vectors of the word view (as_words); a change of view needs a new collection.
         base = f"{base}-w"
         return base if self.max_tokens == DEFAULT_MAX_TOKENS else f"{base}-t{self.max_tokens}"
+
+    def record(self) -> dict:
+        """What the store keeps about the model that embeds its chunks (MODEL_STATE_KEY): the
+        vectors of two models are not comparable, even two trainings in one folder name."""
+        try:
+            target = self._resolve()
+        except KBError:
+            target = self.model_name
+        return {"model": self.model_name, "slug": self.slug, "max_tokens": self.max_tokens,
+                "view": "words", "sha256": weights_sha256(Path(target))}
 
     def _resolve(self) -> str:
         if self.model_name == DEFAULT_MODEL:

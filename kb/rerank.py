@@ -17,11 +17,22 @@ from kb.tokens import tokenize
 
 WEIGHTS = Path(__file__).with_name("rerank.json")
 
+
+def weights_for(model_slug: str | None) -> Path:
+    """The weights fit with a model's dense features: kb/rerank-<slug>.json when such a fit was
+    committed (bench/kb/fit_rerank.py --model), else the default model's kb/rerank.json."""
+    if model_slug:
+        own = WEIGHTS.with_name(f"rerank-{model_slug}.json")
+        if own.exists():
+            return own
+    return WEIGHTS
+
 CODE_KINDS = ("function", "method", "class")
 FEATURES = (
     "lex", "lex_base", "cover", "dense", "dense_in", "lex_rr", "dense_rr", "sym", "path",
     "kind_code", "kind_pass_def", "kind_doc", "kind_lit_test", "kind_card", "kind_other",
     "backend_match", "callee", "log_len", "own", "file_votes", "line_max", "comment_cover",
+    "comment_dense",
 )
 # passwise's own pattern cards and notes: summaries that point at sources, not sources.
 OWN_SOURCES = ("passwise-patterns", "passwise-notes")
@@ -40,6 +51,7 @@ class Candidate:
     lex_rank: int | None = None
     dense_rank: int | None = None
     callee: bool = False
+    comment: float = 0.0  # cosine with the chunk's comment view (kb/views.py), 0 without one
     fused: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
 
@@ -86,6 +98,7 @@ def featurize(c: Candidate, words: set[str], meta: dict[str, str], best_lex: flo
         "callee": float(c.callee), "log_len": math.log1p(doc_len) / 10.0,
         "own": float(meta.get("source", "") in OWN_SOURCES), "file_votes": file_votes,
         **(text or {"line_max": 0.0, "comment_cover": 0.0}),
+        "comment_dense": c.comment,
     }
     return f
 

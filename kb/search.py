@@ -11,15 +11,16 @@ from kb import lexical_cache, locks, ranking
 from kb.callees import SymbolTable
 from kb.chunk import Chunk
 from kb.chunk_cache import ChunkCache
-from kb.embed import Embedder
+from kb.embed import MODEL_STATE_KEY, Embedder
 from kb.enrich import enrich, pass_notes
 from kb.errors import KBError
 from kb.expand import expand, load_lexicon
 from kb.lexical import LexicalIndex
 from kb.passes import PassRegistry
-from kb.rerank import load_reranker
+from kb.rerank import load_reranker, weights_for
 from kb.store import ServerOptions, Store
 from kb.tokens import tokenize
+from kb.views import CommentViews, views_path
 
 MODES = ("hybrid", "dense", "lexical")
 # The merged pass registry's copy in the store's state (indexer/registry.py writes it).
@@ -141,6 +142,9 @@ class KnowledgeBase:
     _registry: tuple[tuple, PassRegistry | None] | None = field(default=None, repr=False)
     _positions: tuple[int, dict[str, int], SymbolTable] | None = field(default=None, repr=False)
     chunk_cache: ChunkCache = field(default_factory=ChunkCache, repr=False)
+    _model_checked: bool = field(default=False, repr=False)
+    _views: tuple[float, CommentViews | None] | None = field(default=None, repr=False)
+    _qvecs: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     @property
     def lock_path(self) -> Path:
@@ -268,8 +272,9 @@ class KnowledgeBase:
         if cfg.callees:
             top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
             ranking.add_callees(pool, symbols, self._texts(top, positions), fd)
-        reranker = load_reranker() if cfg.rerank else None
+        reranker = load_reranker(weights_for(self.embedder.slug)) if cfg.rerank else None
         if reranker is not None:
+            self.comment_scores(query, pool)
             ranking.rerank(pool, reranker, ranking.text_lines(
                 pool, ranking.text_pool(pool), lambda cands: self._texts(cands, positions)))
         weight = cfg.dense_weight if mode == "hybrid" else 0.0
@@ -316,12 +321,69 @@ class KnowledgeBase:
                               callee=c.callee))
         return out
 
+    def check_model(self, write: bool = False) -> None:
+        """Refuse to mix vectors of two models: the store's record of the model that embedded it
+        (kb.embed.MODEL_STATE_KEY) must name the weights this knowledge base embeds with. A store
+        without a record (built before records) is trusted; `write` records ours there."""
+        if self._model_checked and not write:
+            return
+        mine = self.embedder.record()
+        stored = self.store.get_state(MODEL_STATE_KEY)
+        if stored is None:
+            if write:
+                self.store.put_state(MODEL_STATE_KEY, mine)
+        elif stored.get("sha256") != mine["sha256"] or stored.get("view") != mine["view"]:
+            raise KBError(
+                f"The index {self.store.name} was embedded with {stored.get('model')!r} (weights "
+                f"{str(stored.get('sha256'))[:12]}) but this search embeds with "
+                f"{mine['model']!r} ({str(mine['sha256'])[:12]}); search with "
+                f"`--model {stored.get('model')}` or re-embed the index with this model.")
+        self._model_checked = True
+
+    def query_vector(self, query: str) -> list[float]:
+        """The query's embedding, kept for the last few hundred queries (the dense list and the
+        comment views both need it)."""
+        vec = self._qvecs.get(query)
+        if vec is None:
+            if len(self._qvecs) >= 256:
+                self._qvecs.clear()
+            vec = self._qvecs[query] = self.embedder.embed_query(query)
+        return vec
+
+    def comment_views(self) -> CommentViews | None:
+        """The comment-view vectors beside the index (kb/views.py), when their model's weights
+        are the ones this knowledge base embeds with; re-read when the file changes."""
+        path = views_path(self.home, self.store.name)
+        try:
+            stamp = path.stat().st_mtime
+        except OSError:
+            return None
+        if self._views is None or self._views[0] != stamp:
+            views = CommentViews.load(path)
+            if views is not None and views.sha256 != self.embedder.record()["sha256"]:
+                print(f"passwise: warning: ignoring {path}: another model made it; rebuild it "
+                      "with bench/kb/embed_views.py.", file=sys.stderr)
+                views = None
+            self._views = (stamp, views)
+        return self._views[1]
+
+    def comment_scores(self, query: str, pool: ranking.Pool) -> None:
+        """Each rescored candidate's cosine with its comment view (none without views)."""
+        views = self.comment_views()
+        if views is None:
+            return
+        cands = ranking.rescored(pool)
+        for c, cos in zip(cands, views.cosines(self.query_vector(query), [c.id for c in cands]),
+                          strict=True):
+            c.comment = cos
+
     def _dense(self, query: str, depth: int, flt: Filters, lex: LexicalIndex) -> list[Scored]:
         """The dense list as ids and cosine similarities; the filters Chroma cannot apply (repo,
         pass, path) are applied with the lexical index's columns, which hold the same metadata."""
+        self.check_model()
         mask = lex.mask({"repo": flt.repo, "pass_": flt.pass_, "path_glob": flt.path_glob})
         positions = self._tables(lex)[0]
-        hits = self.store.query_ids(self.embedder.embed_query(query),
+        hits = self.store.query_ids(self.query_vector(query),
                                     depth * (5 if mask is not None else 1), flt.chroma_where(),
                                     total=len(lex))
         # An id the lexical index lacks is a ghost a killed writer left in the vector index.
@@ -407,4 +469,5 @@ def step_configs() -> dict[str, tuple[str, dict]]:
     for name, doc in one.items():
         steps[f"all-{name}"] = (f"every step except: {doc}", {"config": replace(DEFAULT, **{name: False})})
     steps["all"] = ("every step (the default)", {"config": DEFAULT})
+    steps["dense"] = ("the dense retriever alone (cosine of the embedding model)", {"mode": "dense"})
     return steps

@@ -114,6 +114,12 @@ def test_job_queue_is_bounded_and_a_job_past_its_timeout_is_stopped(web_server, 
     assert first.state == "failed" and "longer than 0 s" in first.error
 
 
+def _coarse(page: dict) -> dict:
+    """A search page with the floats of its hits rounded to 4 places."""
+    return {**page, "hits": [{k: round(v, 4) if isinstance(v, float) else v for k, v in h.items()}
+                             for h in page["hits"]]}
+
+
 def test_search_workers_rank_in_their_own_processes_as_the_server_itself_would(web_home):
     """`passwise serve --search-workers N`: a spawned worker ranks, the server reads the chunks
     it shows; the pages are the ones an in-process ranking gives, and errors stay sentences."""
@@ -129,7 +135,8 @@ def test_search_workers_rank_in_their_own_processes_as_the_server_itself_would(w
                                  ("coalesce", "cuda", 2)):
             mine = here.search(q, backend=backend, page=page, per_page=3).to_json()
             theirs = there.search(q, backend=backend, page=page, per_page=3).to_json()
-            assert theirs["hits"] and theirs == mine
+            # a worker runs torch on one thread: its floats may differ in the 7th digit
+            assert theirs["hits"] and _coarse(theirs) == _coarse(mine)
         assert there.kb.embedder._model is None  # the serving process never embedded a query
         with pytest.raises(KBError, match="Unknown search mode"):
             there.search("coalesce", mode="sparse")

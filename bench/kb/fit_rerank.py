@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from kb import ranking  # noqa: E402
+from kb.embed import Embedder  # noqa: E402
 from kb.rerank import FEATURES, WEIGHTS, Reranker  # noqa: E402
 from kb.search import DEFAULT, KIND_PRIOR, Filters, open_kb  # noqa: E402
 
@@ -49,6 +50,7 @@ def pools(kb, questions: list[dict]) -> list[tuple[np.ndarray, np.ndarray]]:
                                       dense, fd, 100, DEFAULT.dense_weight, KIND_PRIOR)
         top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
         ranking.add_callees(pool, symbols, kb._texts(top, positions), fd)
+        kb.comment_scores(q["question"], pool)
         lines = ranking.text_lines(pool, ranking.text_pool(pool),
                                    lambda cands: kb._texts(cands, positions))
         ranking.rerank(pool, Reranker({}), lines)  # computes every candidate's features
@@ -88,10 +90,14 @@ def main() -> int:
     ap.add_argument("--home", required=True)
     ap.add_argument("--corpus-set", default="main")
     ap.add_argument("--l2", type=float, default=0.01)
-    ap.add_argument("--out", default=str(WEIGHTS))
+    ap.add_argument("--model", help="embedding model (folder) of the index; its fit is written "
+                    "to kb/rerank-<model slug>.json")
+    ap.add_argument("--out", help=f"weights file (default {WEIGHTS.name}, see --model)")
     args = ap.parse_args()
+    args.out = args.out or (WEIGHTS.with_name(f"rerank-{Embedder(args.model).slug}.json")
+                            if args.model else WEIGHTS)
     qs = [q for q in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"] if q["part"] == "dev"]
-    kb = open_kb(Path(args.home), corpus_set=args.corpus_set)
+    kb = open_kb(Path(args.home), corpus_set=args.corpus_set, model=args.model)
     data = pools(kb, qs)
     d = pairs(data)
     w = fit(d, args.l2)
@@ -109,7 +115,9 @@ def main() -> int:
                 "data": f"development part of {QUESTIONS.name} ({len(qs)} questions, backend filter on)",
                 "pairs": int(len(d)), "l2": args.l2, "collection": kb.store.name,
                 "chunks": kb.store.count(),
-                "command": "python bench/kb/fit_rerank.py --home KB --l2 " + str(args.l2)},
+                "model": kb.embedder.model_name,
+                "command": "python bench/kb/fit_rerank.py --home KB --l2 " + str(args.l2)
+                + (f" --model {args.model}" if args.model else "")},
     }, indent=1) + "\n")
     for f, v in sorted(zip(FEATURES, w, strict=True), key=lambda x: -abs(x[1])):
         print(f"  {f:14} {v:+.3f}")

@@ -172,10 +172,14 @@ def main() -> int:
     ap.add_argument("--filter", choices=("backend", "none", "both"), default="both")
     ap.add_argument("--latency", default="", help="comma-separated steps to time instead")
     ap.add_argument("--reps", type=int, default=2, help="latency: passes over the questions")
+    ap.add_argument("--model", help="embedding model (folder) of the index to search; rows are "
+                    "named `STEP @SLUG`")
     ap.add_argument("--out", default=str(ROOT / "results" / "retrieval-v2.json"))
     args = ap.parse_args()
     questions = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"]
-    kb = open_kb(Path(args.home), corpus_set=args.corpus_set)
+    kb = open_kb(Path(args.home), corpus_set=args.corpus_set, model=args.model)
+    # rows name the model and the comment views (kb/views.py) when they are not the defaults
+    tag = (f" @{kb.embedder.slug}" if args.model else "") + (" +views" if kb.comment_views() else "")
     known = steps()
     timed = [s for s in args.latency.split(",") if s]
     names = [s for s in args.steps.split(",") if s] or ([] if timed else list(known))
@@ -187,18 +191,18 @@ def main() -> int:
     res = json.loads(out.read_text()) if out.exists() else {"results": {}}
     res.update(provenance(kb, Path(args.home)))
     for name in timed:
-        res.setdefault("latency", {})[name] = latency(kb, known[name], questions, args.reps)
-        res["latency"][name].update(commit=res["commit"], date=res["date"])
-        print(res["latency"][name], flush=True)
+        row = res.setdefault("latency", {})[name + tag] = latency(kb, known[name], questions, args.reps)
+        row.update(step=name + tag, commit=res["commit"], date=res["date"])
+        print(row, flush=True)
     memoize_dense(kb)
     for backend_filter in filters if names else []:
         table = res["results"].setdefault("backend" if backend_filter else "none", {})
         for name in names:
-            table[name] = run_step(kb, known[name], questions, backend_filter)
-            r = table[name]
-            r.update(commit=res["commit"], date=res["date"], chunks=res["index"]["chunks"])
+            r = table[name + tag] = run_step(kb, known[name], questions, backend_filter)
+            r.update(commit=res["commit"], date=res["date"], chunks=res["index"]["chunks"],
+                     model=kb.embedder.model_name)
             # development figures only: held-out is read in the written report, at checkpoints
-            print(f"[{'backend' if backend_filter else 'none'}] {name}: dev {r['dev']}", flush=True)
+            print(f"[{'backend' if backend_filter else 'none'}] {name}{tag}: dev {r['dev']}", flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1, sort_keys=False) + "\n")
     out.with_suffix(".md").write_text(markdown(res))
