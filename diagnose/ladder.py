@@ -44,6 +44,17 @@ BROKEN_KINDS = ("source-error", "compile-failure")
 NEAR_CEILING_PCT = 80.0  # tier 2's bar: at or above, tuning has at most 1.25x left
 LESS_WORK_FAMILY = "fuse-launches"
 CONFIRMING_CONFIDENCE = 0.5  # below this a higher tier's finding is itself only a hypothesis
+# Cards whose idiom, when it costs anything, always leaves one of these tier-3 symptoms in the
+# kernel's IR (sm_90): a capture of that kernel without any of them speaks against the
+# hypothesis (the compiler specialised the stride, kept the loads wide, pipelined the loop).
+IR_SIGNS: dict[str, tuple[str, ...]] = {
+    "cuda-runtime-stride-no-hints": ("scalar-global-loads",),
+    "cuda-strided-fast-axis": ("scalar-global-loads",),
+    "cuda-scalar-element-loop": ("scalar-global-loads",),
+    "cuda-int64-index": ("int64-index-arith",),
+    "cuda-kloop-unpipelined": ("no-async-copy-after-pipeline",),
+    "cuda-register-spills": ("register-spills",),
+}
 
 
 @dataclass
@@ -161,8 +172,25 @@ def tier3(ctx: Context) -> TierResult:
     measured = ctx.tier(2)
     guess = None if measured and measured.findings else estimate(ctx.target.task_dir, ctx.options.size,
                                                                     ctx.backend)
-    return tier3_result(ctx.capture, attribute(ctx.capture), families,
-                        time.perf_counter() - started, estimate=guess)
+    result = tier3_result(ctx.capture, attribute(ctx.capture), families,
+                          time.perf_counter() - started, estimate=guess)
+    _mark_not_in_ir(ctx, result)
+    return result
+
+
+def _mark_not_in_ir(ctx: Context, ir: TierResult) -> None:
+    """Tier-1 hypotheses whose idiom always shows in the IR, about a kernel tier 3 captured
+    without any such symptom, carry `not_in_ir`: the ranking counts them for less."""
+    if ctx.backend != "cuda" or ctx.capture is None:
+        return
+    captured = {k.kernel for k in ctx.capture.kernels}
+    seen = {((f.location or {}).get("function"), f.evidence.get("symptom")) for f in ir.findings}
+    for h in ctx.hypotheses():
+        signs = IR_SIGNS.get(h.card_id, ())
+        kernel = _launched(h) or (h.location or {}).get("function")
+        if signs and kernel in captured and not any((kernel, s) in seen for s in signs):
+            h.evidence["not_in_ir"] = (f"tier 3 captured `{kernel}` at size {ctx.options.size} "
+                                       f"and shows no {' or '.join(signs)}")
 
 
 def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:

@@ -141,7 +141,8 @@ def no_autotune(module: KernelModule, backend: str) -> list[Match]:
             f"are {'fixed constants' if fixed else 'chosen by hand'} for every shape.",
             ["profile: timings of 3-6 (BLOCK, num_warps, num_stages) configs at the large "
              "and ragged sizes differ by more than noise"],
-            {"fixed_blocks": fixed}))
+            # holds for nearly every hand-written launch: the ranking's fallback, not evidence
+            {"fixed_blocks": fixed, "fallback": True}))
     return matches
 
 
