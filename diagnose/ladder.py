@@ -26,6 +26,7 @@ from diagnose.ir.tier import (
     CAUSE_SYMPTOMS,
     EFFECT_SYMPTOMS,
     HOST_CARDS,
+    INTERMEDIATE_WEIGHT,
     MECHANISM_CARDS,
     SYMPTOM_CARDS,
     SYMPTOM_WEIGHT,
@@ -175,7 +176,29 @@ def tier3(ctx: Context) -> TierResult:
     result = tier3_result(ctx.capture, attribute(ctx.capture), families,
                           time.perf_counter() - started, estimate=guess)
     _mark_not_in_ir(ctx, result)
+    _mechanism_alone(result)
     return result
+
+
+def _mechanism_alone(ir: TierResult) -> None:
+    """Tier 3 is enough on its own when its one heaviest finding is a symptom whose mechanism,
+    read from the IR at the source lines it names (a scalar pointer, a per-thread tile, a
+    widened value), has exactly one idiom behind it: the IR locates the change, narrows it to
+    one family and says why, whatever syntax the source used to write the idiom."""
+    if ir.sufficient:
+        return
+    weighed = [f for f in ir.findings if f.kind in ("ir-symptom", "host-code")
+               or f.evidence.get("weight", 0) >= INTERMEDIATE_WEIGHT]
+    if not weighed:
+        return
+    top = max(weighed, key=lambda f: f.evidence.get("weight", 0))
+    alone = sum(f.evidence.get("weight", 0) >= top.evidence.get("weight", 0) for f in weighed) == 1
+    if alone and top.kind == "ir-symptom" and top.rewrite_family and top.evidence.get("mechanisms"):
+        lines = sorted({int(n) for ns in top.evidence["mechanisms"].values() for n in ns})
+        ir.sufficient = True
+        ir.reason = (f"The IR shows {top.message}, and its mechanism "
+                     f"({', '.join(top.evidence['mechanisms'])} at line(s) "
+                     f"{', '.join(map(str, lines))}) has one idiom behind it: {top.card_id}.")
 
 
 def _mark_not_in_ir(ctx: Context, ir: TierResult) -> None:

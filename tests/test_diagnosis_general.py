@@ -93,3 +93,70 @@ def test_stride_hypothesis_the_capture_confirms_is_not_marked(stride_tasks) -> N
     hypothesis, d = _stride_hypothesis(stride_tasks[0])
     assert "not_in_ir" not in hypothesis.evidence
     assert d.conclusion is not None and d.conclusion.rewrite_family == "add-divisibility-hints"
+
+
+# A serial element walk written as a while loop (no `for ... in range` for a detector to key
+# on): the IR's own mechanism (a scalar pointer at the load's line) names the idiom.
+TASK_ROWS = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"M": 4096, "N": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(4096, 64, generator=g), torch.randn(4096, 64, generator=g))
+def reference(x, y):
+    return x.sum(dim=1)
+'''
+
+WHILE_SCALAR_SUM = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def walk_kernel(x_ptr, out_ptr, n):
+    row = tl.program_id(0)
+    acc = 0.0
+    j = 0
+    while j < n:
+        acc += tl.load(x_ptr + row * n + j)
+        j += 1
+    tl.store(out_ptr + row, acc)
+
+def run(x, y):
+    out = torch.empty(x.shape[0], dtype=x.dtype)
+    walk_kernel[(x.shape[0],)](x, out, x.shape[1])
+    return out
+'''
+
+# The same walk beside a div/mod gather whose narrow loads are as heavy and have three
+# possible idioms behind them: the IR no longer names one cause on its own.
+WHILE_AND_DIVMOD = WHILE_SCALAR_SUM.replace("def run(x, y):", '''@triton.jit(do_not_specialize=["n_cols"])
+def gather_kernel(x_ptr, y_ptr, n, n_cols, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    row = offs // n_cols
+    col = offs % n_cols
+    m = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + row * n_cols + col, mask=m) * 2, mask=m)
+
+def run(x, y):
+    scaled = torch.empty_like(y)
+    gather_kernel[(triton.cdiv(y.numel(), 1024),)](y, scaled, y.numel(), 100, BLOCK=1024)''', 1)
+
+
+@pytest.mark.slow
+def test_tier3_concludes_when_the_ir_mechanism_names_one_idiom(tmp_path) -> None:
+    folder = make_task(tmp_path, "walk", TASK_ROWS, WHILE_SCALAR_SUM)
+    d = diagnose(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3)))
+    assert d.verdict == "concluded" and d.concluded_tier == 3
+    assert d.conclusion.rewrite_family == "vectorize-loads"
+    assert d.conclusion.card_id == "cuda-scalar-element-loop"
+    assert "scalar-pointer" in d.reason
+
+
+@pytest.mark.slow
+def test_tier3_does_not_conclude_alone_when_an_ambiguous_symptom_is_as_heavy(tmp_path) -> None:
+    folder = make_task(tmp_path, "walk_gather", TASK_ROWS, WHILE_AND_DIVMOD)
+    d = diagnose(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3)))
+    ir = d.tier(3)
+    weights = sorted((f.evidence.get("weight"), f.rewrite_family) for f in ir.findings)
+    assert weights == [(2, ""), (2, "vectorize-loads")]  # two narrow-load symptoms, as heavy
+    assert not ir.sufficient
+    assert d.concluded_tier != 3 or d.conclusion.card_id != "cuda-scalar-element-loop"
