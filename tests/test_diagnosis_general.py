@@ -160,3 +160,127 @@ def test_tier3_does_not_conclude_alone_when_an_ambiguous_symptom_is_as_heavy(tmp
     assert weights == [(2, ""), (2, "vectorize-loads")]  # two narrow-load symptoms, as heavy
     assert not ir.sufficient
     assert d.concluded_tier != 3 or d.conclusion.card_id != "cuda-scalar-element-loop"
+
+
+# ---------------------------------------------------------------- one idiom, several spellings
+
+def _cards_of(source: str) -> set[str]:
+    return {f.card_id for f in triage(source, "k.py", "cuda").findings}
+
+
+GEMM_LOOP = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, N, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in LOOP:
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
+        acc = DOT
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+def run(a, b):
+    c = torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype)
+    mm[(32, 32)](a, b, c, a.shape[1], b.shape[1], BM=128, BN=128, BK=64, num_warps=8)
+    return c
+'''
+
+
+def _gemm(loop: str = "range(0, K, BK)", dot: str = "tl.dot(a, b, acc)") -> str:
+    return GEMM_LOOP.replace("LOOP", loop).replace("DOT", dot)
+
+
+@pytest.mark.parametrize("dot", ["tl.dot(tl.cast(a, tl.float32), tl.cast(b, tl.float32), acc)",
+                                 "tl.dot(a.to(dtype=tl.float32), b.to(dtype=tl.float32), acc)",
+                                 "tl.dot(a.to(tl.float32), b.to(tl.float32), acc)"])
+def test_operands_upcast_before_the_dot_are_seen_however_the_cast_is_spelled(dot: str) -> None:
+    assert "cuda-fp32-dot" in _cards_of(_gemm(dot=dot))
+
+
+def test_a_cast_of_the_accumulator_after_the_dot_is_not_an_upcast_operand() -> None:
+    assert "cuda-fp32-dot" not in _cards_of(_gemm(dot="tl.cast(tl.dot(a, b, acc), tl.float32)"))
+
+
+def test_num_stages_set_on_the_loop_itself_is_seen_and_a_pipelined_loop_is_not() -> None:
+    assert "cuda-kloop-unpipelined" in _cards_of(_gemm(loop="tl.range(0, K, BK, num_stages=1)"))
+    assert "cuda-kloop-unpipelined" not in _cards_of(_gemm(loop="tl.range(0, K, BK, num_stages=3)"))
+
+
+FP64_ACC = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def mean_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=ACC)
+    for s in range(0, n, BLOCK):
+        o = s + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + o, mask=o < n, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, axis=0) / n)
+
+def run(x):
+    out = torch.empty(1, dtype=torch.float32)
+    mean_kernel[(1,)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+def test_a_tile_created_in_fp64_is_fp64_math_and_one_in_fp32_is_not() -> None:
+    assert "cuda-fp64-math" in _cards_of(FP64_ACC.replace("ACC", "tl.float64"))
+    assert "cuda-fp64-math" not in _cards_of(FP64_ACC.replace("ACC", "tl.float32"))
+
+
+ZEROED = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) * 2, mask=m)
+
+def run(x):
+    ALLOC
+    scale_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+@pytest.mark.parametrize("alloc", ["out = torch.empty_like(x).zero_()",
+                                   "out = torch.full_like(x, 0)",
+                                   "out = torch.full(x.shape, 0.0, dtype=x.dtype)",
+                                   "out = torch.empty_like(x)\n    out.fill_(0)"])
+def test_zero_fills_are_seen_however_they_are_written(alloc: str) -> None:
+    assert "common-zeroed-output" in _cards_of(ZEROED.replace("ALLOC", alloc))
+
+
+@pytest.mark.parametrize("alloc", ["out = torch.full_like(x, 1.0)", "out = torch.empty_like(x)"])
+def test_a_fill_that_is_not_zero_or_no_fill_is_not_a_zeroed_output(alloc: str) -> None:
+    assert "common-zeroed-output" not in _cards_of(ZEROED.replace("ALLOC", alloc))
+
+
+ONE_WARP_AUTOTUNE = '''
+import torch, triton, triton.language as tl
+
+@triton.autotune(configs=CONFIGS, key=["n"])
+@triton.jit
+def row_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * n + cols, mask=cols < n)
+    tl.store(out_ptr + tl.program_id(0) * n + cols, x * 2, mask=cols < n)
+
+def run(x):
+    out = torch.empty_like(x)
+    row_kernel[(x.shape[0],)](x, out, x.shape[1])
+    return out
+'''
+
+
+def test_an_autotune_whose_every_config_agrees_is_a_constant_launch_value() -> None:
+    one = "[triton.Config({'BLOCK': 8192}, num_warps=1)]"
+    two = "[triton.Config({'BLOCK': 8192}, num_warps=1), triton.Config({'BLOCK': 8192}, num_warps=8)]"
+    assert "cuda-too-few-warps" in _cards_of(ONE_WARP_AUTOTUNE.replace("CONFIGS", one))
+    assert "cuda-too-few-warps" not in _cards_of(ONE_WARP_AUTOTUNE.replace("CONFIGS", two))
