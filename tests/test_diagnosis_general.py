@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from diagnose.evidence import Finding, TierResult
-from diagnose.ladder import Options, diagnose, make_context
+from diagnose.ladder import Options, diagnose, make_context, tier3
 from diagnose.target import resolve_target
 from diagnose.triage import triage
 from diagnose.weigh import is_fallback, rank
@@ -141,25 +141,33 @@ def run(x, y):
     gather_kernel[(triton.cdiv(y.numel(), 1024),)](y, scaled, y.numel(), 100, BLOCK=1024)''', 1)
 
 
-@pytest.mark.slow
-def test_tier3_concludes_when_the_ir_mechanism_names_one_idiom(tmp_path) -> None:
-    folder = make_task(tmp_path, "walk", TASK_ROWS, WHILE_SCALAR_SUM)
-    d = diagnose(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3)))
-    assert d.verdict == "concluded" and d.concluded_tier == 3
-    assert d.conclusion.rewrite_family == "vectorize-loads"
-    assert d.conclusion.card_id == "cuda-scalar-element-loop"
-    assert "scalar-pointer" in d.reason
+def _tier3_alone(folder) -> TierResult:
+    """Tier 3 by itself (no tier-1 hypotheses in the context), as the ladder adapts it."""
+    return tier3(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3)))
 
 
 @pytest.mark.slow
-def test_tier3_does_not_conclude_alone_when_an_ambiguous_symptom_is_as_heavy(tmp_path) -> None:
-    folder = make_task(tmp_path, "walk_gather", TASK_ROWS, WHILE_AND_DIVMOD)
-    d = diagnose(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3)))
-    ir = d.tier(3)
+def test_tier3_is_enough_alone_when_the_ir_mechanism_names_one_idiom(tmp_path) -> None:
+    ir = _tier3_alone(make_task(tmp_path, "walk", TASK_ROWS, WHILE_SCALAR_SUM))
+    assert ir.sufficient
+    assert "scalar-pointer" in ir.reason and "cuda-scalar-element-loop" in ir.reason
+
+
+@pytest.mark.slow
+def test_tier3_is_not_enough_alone_when_an_ambiguous_symptom_is_as_heavy(tmp_path) -> None:
+    ir = _tier3_alone(make_task(tmp_path, "walk_gather", TASK_ROWS, WHILE_AND_DIVMOD))
     weights = sorted((f.evidence.get("weight"), f.rewrite_family) for f in ir.findings)
     assert weights == [(2, ""), (2, "vectorize-loads")]  # two narrow-load symptoms, as heavy
     assert not ir.sufficient
-    assert d.concluded_tier != 3 or d.conclusion.card_id != "cuda-scalar-element-loop"
+
+
+@pytest.mark.slow
+def test_the_while_walk_concludes_at_tier3_with_the_scalar_loop_card(tmp_path) -> None:
+    folder = make_task(tmp_path, "walk2", TASK_ROWS, WHILE_SCALAR_SUM)
+    d = diagnose(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3)))
+    assert d.verdict == "concluded" and d.concluded_tier == 3
+    assert (d.conclusion.rewrite_family, d.conclusion.card_id) == ("vectorize-loads",
+                                                                   "cuda-scalar-element-loop")
 
 
 # ---------------------------------------------------------------- one idiom, several spellings
@@ -284,3 +292,28 @@ def test_an_autotune_whose_every_config_agrees_is_a_constant_launch_value() -> N
     two = "[triton.Config({'BLOCK': 8192}, num_warps=1), triton.Config({'BLOCK': 8192}, num_warps=8)]"
     assert "cuda-too-few-warps" in _cards_of(ONE_WARP_AUTOTUNE.replace("CONFIGS", one))
     assert "cuda-too-few-warps" not in _cards_of(ONE_WARP_AUTOTUNE.replace("CONFIGS", two))
+
+
+TILE_WHILE = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def walk_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    s = 0
+    while s < n:
+        o = s + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + o, mask=o < n, other=0.0)
+        s += BLOCK
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+
+def run(x, y):
+    out = torch.empty(1, dtype=x.dtype)
+    walk_kernel[(1,)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+def test_an_element_walk_written_as_a_while_loop_is_a_scalar_loop_and_a_tile_walk_is_not() -> None:
+    assert "cuda-scalar-element-loop" in _cards_of(WHILE_SCALAR_SUM)
+    assert "cuda-scalar-element-loop" not in _cards_of(TILE_WHILE)

@@ -326,17 +326,37 @@ def _is_range_loop(loop: ast.For) -> bool:
         "range", "static_range"}
 
 
-def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For,
-                       ops: list[ast.Call], ptr_shapes: list) -> bool:
+def _counted_loops(kernel: JitKernel) -> list[tuple[ast.For | ast.While, str, ast.expr]]:
+    """(loop, counter, bound) of each loop that steps a counter: `for i in range(...)`, or a
+    `while` whose test reads a name the body increments (`while j < n: ...; j += 1`)."""
+    found: list[tuple[ast.For | ast.While, str, ast.expr]] = []
+    for loop in ast.walk(kernel.node):
+        if isinstance(loop, ast.For) and _is_range_loop(loop) and isinstance(loop.target, ast.Name):
+            found.append((loop, loop.target.id, loop.iter))
+        elif isinstance(loop, ast.While):
+            tested = names_in(loop.test)
+            stepped = [s.target.id for s in loop.body if isinstance(s, ast.AugAssign)
+                       and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name)
+                       and s.target.id in tested]
+            if stepped:
+                found.append((loop, stepped[0], loop.test))
+    return found
+
+
+def _loop_text(loop: ast.For | ast.While, bound: ast.expr) -> str:
+    return ast.unparse(bound) if isinstance(loop, ast.For) else f"while {ast.unparse(bound)}"
+
+
+def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For | ast.While,
+                       counter: str, ops: list[ast.Call], ptr_shapes: list) -> bool:
     """A loop over single elements that also touches tiles: per step a scalar load indexed by
     the loop variable (a table lookup) and a tile reduced to one value (`tl.sum(..., axis=0)`
     of a 1-D tile)."""
-    target = loop.target.id if isinstance(loop.target, ast.Name) else ""
-    scalar_lookup = any(shape == () and target in depends_on(kernel, pointer_of(c))  # type: ignore[arg-type]
+    scalar_lookup = any(shape == () and counter in depends_on(kernel, pointer_of(c))  # type: ignore[arg-type]
                         for c, shape in zip(ops, ptr_shapes, strict=True) if call_name(c) == "load")
     reduced = any(isinstance(n, ast.Call) and call_name(n) in ("sum", "max")
                   and shapes.shape(n, n.lineno) == () for stmt in loop.body for n in ast.walk(stmt))
-    return _is_range_loop(loop) and scalar_lookup and reduced
+    return scalar_lookup and reduced
 
 
 @detector("scalar-loop")
@@ -344,9 +364,7 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
-        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
-            if not (_is_range_loop(loop) and isinstance(loop.target, ast.Name)):
-                continue
+        for loop, counter, bound_node in _counted_loops(kernel):
             ops = [c for stmt in loop.body for c in ast.walk(stmt)
                    if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
                    and pointer_of(c) is not None]
@@ -354,24 +372,24 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
                 continue
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
-                if _element_step_loop(kernel, shapes, loop, ops, ptr_shapes):
+                if _element_step_loop(kernel, shapes, loop, counter, ops, ptr_shapes):
                     matches.append(_match(
                         module, kernel, loop, "scalar-loop", 0.65,
                         f"`{kernel.name}` walks elements one at a time in "
-                        f"`{ast.unparse(loop.iter)}`: each step loads a scalar indexed by the "
+                        f"`{_loop_text(loop, bound_node)}`: each step loads a scalar indexed by the "
                         "loop and reduces its tile to a single value, a chain of dependent, "
                         "latency-bound steps instead of one tile of elements per step.",
                         ["TTIR: scalar tt.load and a reduction to a scalar inside scf.for",
                          "profile: time grows with the trip count at low bandwidth"],
-                        loop_bound=ast.unparse(loop.iter)))
+                        loop_bound=_loop_text(loop, bound_node)))
                 continue
-            if not any(loop.target.id in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
+            if not any(counter in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
-            bound = ast.unparse(loop.iter)
+            bound = _loop_text(loop, bound_node)
             # a trip count from the tile size or from a size argument: the loop walks the
             # elements of a slice one by one
             element_wise = "BLOCK" in bound.upper() or any(
-                p.name in names_in(loop.iter) for p in kernel.params)
+                p.name in names_in(bound_node) for p in kernel.params)
             loads = any(call_name(c) == "load" for c in ops)
             tile_work = any(is_tile(shapes.shape(n.value, n.lineno)) for stmt in loop.body
                             for n in ast.walk(stmt) if isinstance(n, ast.Assign))
