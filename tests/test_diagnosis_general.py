@@ -317,3 +317,17 @@ def run(x, y):
 def test_an_element_walk_written_as_a_while_loop_is_a_scalar_loop_and_a_tile_walk_is_not() -> None:
     assert "cuda-scalar-element-loop" in _cards_of(WHILE_SCALAR_SUM)
     assert "cuda-scalar-element-loop" not in _cards_of(TILE_WHILE)
+
+
+def test_the_fp64_hypothesis_spans_every_place_that_makes_fp64_math() -> None:
+    # so an IR fact at the conversion's line (spills of wide values) confirms it even when an
+    # fp64 accumulator is created first
+    source = FP64_ACC.replace("ACC", "tl.float64").replace(
+        "acc += tl.load(x_ptr + o, mask=o < n, other=0.0)",
+        "acc += tl.load(x_ptr + o, mask=o < n, other=0.0).to(tl.float64)")
+    fp64 = next(f for f in triage(source, "k.py", "cuda").findings if f.card_id == "cuda-fp64-math")
+    lines = source.splitlines()
+    created = next(i for i, ln in enumerate(lines, 1) if "tl.zeros" in ln)
+    converted = next(i for i, ln in enumerate(lines, 1) if ".to(tl.float64)" in ln)
+    assert fp64.location["line"] == created and fp64.location["end_line"] >= converted
+    assert ".to(tl.float64)" in fp64.evidence["snippet"]  # the conversion is what it quotes

@@ -227,17 +227,23 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         # a conversion to fp64, or a tile created in fp64 (an fp64 accumulator)
-        casts = [c for c in kernel.calls("to", "cast", "zeros", "full", "zeros_like", "full_like")
-                 if _converts_to(c, "float64")
-                 or (call_name(c) not in ("to", "cast") and "float64" in ast.unparse(c))]
-        if not casts:
+        conversions = [c for c in kernel.calls("to", "cast") if _converts_to(c, "float64")]
+        created = [c for c in kernel.calls("zeros", "full", "zeros_like", "full_like")
+                   if "float64" in ast.unparse(c)]
+        sites = sorted(conversions + created, key=lambda c: c.lineno)
+        if not sites:
             continue
-        matches.append(_match(
-            module, kernel, casts[0], "fp64-math", 0.7,
-            f"`{kernel.name}` converts values to tl.float64 ({len(casts)} place(s), first "
-            f"`{ast.unparse(casts[0])[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
+        first = (conversions or created)[0]
+        match = _match(
+            module, kernel, first, "fp64-math", 0.7,
+            f"`{kernel.name}` computes in tl.float64 ({len(sites)} place(s), first "
+            f"`{ast.unparse(first)[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
             ["PTX: f64 instructions in the hot path",
-             "task: the tolerance is met with fp32 math"], casts=len(casts)))
+             "task: the tolerance is met with fp32 math"], casts=len(sites))
+        # the idiom is the kernel's fp64 math as a whole: it spans every place that makes it
+        match.line = sites[0].lineno
+        match.end_line = max(getattr(c, "end_lineno", None) or c.lineno for c in sites)
+        matches.append(match)
     return matches
 
 
