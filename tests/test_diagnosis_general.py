@@ -331,3 +331,55 @@ def test_the_fp64_hypothesis_spans_every_place_that_makes_fp64_math() -> None:
     converted = next(i for i, ln in enumerate(lines, 1) if ".to(tl.float64)" in ln)
     assert fp64.location["line"] == created and fp64.location["end_line"] >= converted
     assert ".to(tl.float64)" in fp64.evidence["snippet"]  # the conversion is what it quotes
+
+
+COLUMN_SUM = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def colsum_kernel(x_ptr, out_ptr, M, stride_m, stride_n, BLOCK: tl.constexpr):
+    col = tl.program_id(0)
+    rows = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + rows * stride_m + col * stride_n, mask=rows < M, other=0.0)
+    tl.store(out_ptr + col, tl.sum(x, axis=0))
+
+def run(x):
+    M, N = x.shape
+    out = torch.empty(N, dtype=x.dtype)
+    colsum_kernel[(N,)](x, out, M, STRIDES, BLOCK=triton.next_power_of_2(M))
+    return out
+'''
+
+
+@pytest.mark.parametrize("strides", ["N, 1", "x.shape[1], 1", "x.size(1), 1"])
+def test_a_stride_argument_bound_to_a_row_length_walks_a_column(strides: str) -> None:
+    assert "cuda-strided-fast-axis" in _cards_of(COLUMN_SUM.replace("STRIDES", strides))
+
+
+def test_a_stride_argument_bound_to_one_is_contiguous() -> None:
+    row_walk = COLUMN_SUM.replace("rows * stride_m + col * stride_n", "col * stride_m + rows * stride_n")
+    assert "cuda-strided-fast-axis" not in _cards_of(row_walk.replace("STRIDES", "N, 1"))
+
+
+MAX_WHERE = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def max_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=-float("inf"))
+    x = tl.where(COND, x, -float("inf"))
+    tl.store(out_ptr + tl.program_id(0), tl.max(x, axis=0))
+
+def run(x):
+    out = torch.empty(triton.cdiv(x.numel(), 1024), dtype=x.dtype)
+    max_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+def test_a_select_repeating_the_loads_mask_written_out_again_is_redundant() -> None:
+    assert "common-redundant-select" in _cards_of(MAX_WHERE.replace("COND", "m"))
+    assert "common-redundant-select" in _cards_of(MAX_WHERE.replace("COND", "offs < n"))
+    assert "common-redundant-select" not in _cards_of(MAX_WHERE.replace("COND", "offs < n - 1"))

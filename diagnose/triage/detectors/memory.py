@@ -117,15 +117,41 @@ def _floor_divided(kernel: JitKernel, node: ast.expr) -> bool:
 
 def _outer_stride_at_launch(module: KernelModule, kernel: JitKernel, name: str) -> bool:
     """True when a launch passes `t.stride(0)` for `name` and the launcher shows `t` has rank
-    >= 2 (`t.shape[1]`, `t.stride(1)`, `M, N = t.shape`): its leading stride is a whole row."""
+    >= 2 (`t.shape[1]`, `t.stride(1)`, `M, N = t.shape`): its leading stride is a whole row;
+    or passes a size (`t.shape[1]`, `t.size(1)`, a name unpacked from `t.shape`): the row
+    length of a contiguous matrix, which is what walking a column steps by."""
     for launch in module.launches:
         arg = launch.args.get(name) if launch.kernel == kernel.name else None
+        if arg is not None and launch.launcher is not None and _is_size(launch.launcher, arg):
+            return True
         if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
                 and arg.func.attr == "stride" and len(arg.args) == 1
                 and isinstance(arg.args[0], ast.Constant) and arg.args[0].value == 0
                 and launch.launcher is not None
                 and _has_second_axis(launch.launcher, ast.unparse(arg.func.value))):
             return True
+    return False
+
+
+def _is_size(launcher: ast.FunctionDef, arg: ast.expr) -> bool:
+    """`t.shape[i]`, `t.size(i)`, or a name the launcher unpacks from / binds to a shape."""
+    def sized(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Subscript) and ".shape[" in ast.unparse(node)) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "size" and len(node.args) == 1)
+    if sized(arg):
+        return True
+    if not isinstance(arg, ast.Name):
+        return False
+    for node in ast.walk(launcher):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == arg.id and sized(node.value):
+                return True
+            if (isinstance(target, ast.Tuple) and ast.unparse(node.value).endswith(".shape")
+                    and any(isinstance(e, ast.Name) and e.id == arg.id for e in target.elts)):
+                return True
     return False
 
 
@@ -291,6 +317,15 @@ def _same_number(a: ast.expr, b: ast.expr) -> bool:
         return ast.unparse(a) == ast.unparse(b)
 
 
+def _same_condition(kernel: JitKernel, a: ast.expr, b: ast.expr) -> bool:
+    """The same mask, whether written out again or through the name it was bound to once."""
+    def resolved(node: ast.expr) -> str:
+        stmts = kernel.assigns.get(node.id, []) if isinstance(node, ast.Name) else []
+        value = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
+        return ast.unparse(value if value is not None else node)
+    return ast.unparse(a) == ast.unparse(b) or resolved(a) == resolved(b)
+
+
 @detector("where-after-load")
 def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -309,7 +344,7 @@ def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
             cond, a, b = where.args
             for name, load in loads.items():
                 if (isinstance(a, ast.Name) and a.id == name
-                        and ast.unparse(cond) == ast.unparse(kwarg(load, "mask"))  # type: ignore[arg-type]
+                        and _same_condition(kernel, cond, kwarg(load, "mask"))  # type: ignore[arg-type]
                         and _same_number(b, kwarg(load, "other"))  # type: ignore[arg-type]
                         and where.lineno > load.lineno):
                     matches.append(_match(
