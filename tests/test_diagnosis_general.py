@@ -383,3 +383,16 @@ def test_a_select_repeating_the_loads_mask_written_out_again_is_redundant() -> N
     assert "common-redundant-select" in _cards_of(MAX_WHERE.replace("COND", "m"))
     assert "common-redundant-select" in _cards_of(MAX_WHERE.replace("COND", "offs < n"))
     assert "common-redundant-select" not in _cards_of(MAX_WHERE.replace("COND", "offs < n - 1"))
+
+
+def test_tier2_default_hints_are_fallbacks_and_a_limiter_the_counters_name_is_not(tmp_path) -> None:
+    from tests.test_diagnosis_classes import _profile_with
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    unexplained = _profile_with(tmp_path / "a", "(65536, 1, 1)", "(128, 1, 1)")
+    named = _profile_with(tmp_path / "b", "(16, 1, 1)", "(128, 1, 1)")
+    guesses = [f for f in unexplained.findings if f.rewrite_family == "autotune-configs"]
+    assert guesses and all(is_fallback(f) for f in guesses)
+    grid = [f for f in named.findings if f.rewrite_family == "split-work-across-programs"]
+    assert grid and not any(is_fallback(f) for f in grid)

@@ -137,7 +137,8 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
             TIER, "occupancy", card, family,
             f"{facts.kernel} keeps {facts.occupancy_pct:.0f}% of the warp slots busy at size "
             f"{facts.size} (limited by {limiter}); DRAM at {_pct(facts.dram_pct)}, SM at {_pct(facts.sm_pct)}.",
-            conf, loc, facts.facts() | {"limiter": limiter} | _explains(card), needed))
+            conf, loc, facts.facts() | {"limiter": limiter} | _explains(card)
+            | ({"fallback": True} if limiter == "unknown" else {}), needed))
     stall = facts.top_stall()
     if stall and far:
         out.append(_stall_finding(stall, p, facts, loc, needed))
