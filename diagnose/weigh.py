@@ -6,6 +6,8 @@ timings, the IR, the compiler's source), so agreement between tiers reinforces: 
 score is the noisy-OR of its best confidence in each tier, 1 - prod(1 - c_tier). Repeats within
 one tier (the same card matched on two kernels, two sizes of one bench) do not add up. An IR
 symptom counts in proportion to its cost weight: a cheap one is a certain fact about little time.
+An IR symptom with several possible causes (`explains_families`) lends each of them an equal
+share of that support: the fact is observed even when the cause is not yet known.
 
 Two kinds of support count for less than their confidence says:
 - a *fallback* (a tier's default when it cannot tell the cause: "no @triton.autotune", "below
@@ -63,6 +65,16 @@ def _support(finding: Finding) -> float:
     return finding.confidence * _cost_share(finding) * share
 
 
+def _supports(finding: Finding) -> list[tuple[str, float, str]]:
+    """(family, support, card) a finding lends: its own family in full; an observed symptom
+    with several possible causes (`explains_families`) lends each an equal share."""
+    if finding.rewrite_family:
+        return [(finding.rewrite_family, _support(finding), finding.card_id)]
+    families = finding.evidence.get("explains_families") or []
+    share = _support(finding) / len(families) if families else 0.0
+    return [(family, share, "") for family in families]
+
+
 def rank(tiers: list[TierResult]) -> list[Candidate]:
     """Rewrite families of all findings, best supported first: families with specific support
     before those only fallbacks support, then by score (ties: the higher tier)."""
@@ -70,14 +82,12 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
     specific: set[str] = set()
     for tier in tiers:
         for f in tier.findings:
-            if not f.rewrite_family:
-                continue
-            if not is_fallback(f):
-                specific.add(f.rewrite_family)
-            seen = best.setdefault(f.rewrite_family, {})
-            confidence = _support(f)
-            if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
-                seen[tier.tier] = (confidence, f.card_id)
+            for family, confidence, card in _supports(f):
+                if not is_fallback(f):
+                    specific.add(family)
+                seen = best.setdefault(family, {})
+                if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
+                    seen[tier.tier] = (confidence, card)
     ranked = []
     for family, per_tier in best.items():
         miss = 1.0

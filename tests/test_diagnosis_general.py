@@ -53,6 +53,29 @@ def test_a_hypothesis_the_ir_does_not_show_counts_for_less() -> None:
     assert refuted[1].score == pytest.approx(0.15)
 
 
+def _symptom(weight: int, families: list[str], family: str = "") -> Finding:
+    return Finding(tier=3, kind="ir-symptom", card_id="", rewrite_family=family, message="ir",
+                   confidence=0.9, evidence={"weight": weight, "explains_families": families})
+
+
+def test_an_observed_symptom_with_several_causes_lends_each_an_equal_share() -> None:
+    # the loop was not pipelined (weight 3): stages or a mask in the K loop; a table answer
+    # of tier 4 and the share agree on stages, ahead of a weak source hint
+    ranked = rank(_tiers(_symptom(3, ["pipeline-stages", "even-k-specialization"]),
+                         _finding(4, "pipeline-stages", 0.4),
+                         _finding(1, "l2-grouped-ordering", 0.35)))
+    scores = {c.rewrite_family: c.score for c in ranked}
+    assert ranked[0].rewrite_family == "pipeline-stages"
+    assert scores["even-k-specialization"] == pytest.approx(0.45)
+    assert scores["pipeline-stages"] == pytest.approx(1 - 0.55 * 0.6)
+
+
+def test_a_symptom_that_names_its_own_family_lends_nothing_to_the_others() -> None:
+    ranked = rank(_tiers(_symptom(3, ["vectorize-loads", "coalesce-contiguous-axis"],
+                                  family="vectorize-loads")))
+    assert [c.rewrite_family for c in ranked] == ["vectorize-loads"]
+
+
 def test_no_autotune_is_a_fallback_and_a_specific_idiom_is_not() -> None:
     source = VADD_RUNTIME_STRIDE.replace("BLOCK=1024", "BLOCK=64")
     found = {f.card_id: f for f in triage(source, "k.py", "cuda").findings}
