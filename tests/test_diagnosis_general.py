@@ -419,3 +419,34 @@ def test_tier2_default_hints_are_fallbacks_and_a_limiter_the_counters_name_is_no
     assert guesses and all(is_fallback(f) for f in guesses)
     grid = [f for f in named.findings if f.rewrite_family == "split-work-across-programs"]
     assert grid and not any(is_fallback(f) for f in grid)
+
+
+# A persistent launcher sizes its grid from the device's SM count, as real ones do; the
+# capture machine has no GPU, so the capture target answers (132 SMs for sm_90).
+PERSISTENT_ROWS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def rows_kernel(x_ptr, out_ptr, M, N, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    for row in tl.range(tl.program_id(0), M, tl.num_programs(0)):
+        x = tl.load(x_ptr + row * N + cols, mask=cols < N, other=0.0)
+        tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+def run(x, y):
+    M, N = x.shape
+    out = torch.empty(M, dtype=x.dtype)
+    sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
+    rows_kernel[(sms PROGRAMS,)](x, out, M, N, BLOCK=triton.next_power_of_2(N))
+    return out
+'''
+
+
+@pytest.mark.slow
+def test_a_launcher_that_asks_the_device_for_its_sm_count_is_captured(tmp_path) -> None:
+    few = _tier3_alone(make_task(tmp_path, "few", TASK_ROWS, PERSISTENT_ROWS.replace("PROGRAMS", "// 8")))
+    many = _tier3_alone(make_task(tmp_path, "many", TASK_ROWS, PERSISTENT_ROWS.replace("PROGRAMS", "* 4")))
+    assert not any(f.kind == "compile-failure" for f in few.findings + many.findings)
+    underfill = [f for f in few.findings if f.evidence.get("symptom") == "grid-underfill"]
+    assert underfill and "16 programs" in underfill[0].message  # 132 // 8
+    assert not any(f.evidence.get("symptom") == "grid-underfill" for f in many.findings)
