@@ -114,15 +114,18 @@ def _effect_problems(report: dict[str, Any], c: dict[str, Any]) -> list[str]:
 
 
 def _reason_problems(report: dict[str, Any], c: dict[str, Any]) -> list[str]:
-    """The reason names what concluded: the card, or the words of a supporting finding."""
+    """The reason names what concluded: the card, or the words of the first supporting
+    finding (the one the explanation comes from), not some other finding."""
     reason = report.get("reason", "")
     if c.get("card_id") and c["card_id"] in reason:
         return []
-    heads = [_head(f.get("message", "")) for ref in c.get("supporting") or []
-             if (f := _finding(report, ref)) is not None]
-    if any(h and h in reason for h in heads):
+    refs = c.get("supporting") or []
+    first = _finding(report, refs[0]) if refs else None
+    head = _head(first.get("message", "")) if first is not None else ""
+    if head and head in reason:
         return []
-    return ["the reason names neither the concluded card nor any supporting finding"]
+    return ["the reason names neither the concluded card nor the finding the explanation "
+            "comes from"]
 
 
 _STORE = re.compile(r"\b(tl\.store|store|stores|written|writes)\b")

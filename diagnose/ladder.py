@@ -26,6 +26,7 @@ from diagnose.ir.tier import (
     CAUSE_SYMPTOMS,
     EFFECT_SYMPTOMS,
     HOST_CARDS,
+    INTERMEDIATE_WEIGHT,
     MECHANISM_CARDS,
     SYMPTOM_CARDS,
     SYMPTOM_WEIGHT,
@@ -44,6 +45,17 @@ BROKEN_KINDS = ("source-error", "compile-failure")
 NEAR_CEILING_PCT = 80.0  # tier 2's bar: at or above, tuning has at most 1.25x left
 LESS_WORK_FAMILY = "fuse-launches"
 CONFIRMING_CONFIDENCE = 0.5  # below this a higher tier's finding is itself only a hypothesis
+# Cards whose idiom, when it costs anything, always leaves one of these tier-3 symptoms in the
+# kernel's IR (sm_90): a capture of that kernel without any of them speaks against the
+# hypothesis (the compiler specialised the stride, kept the loads wide, pipelined the loop).
+IR_SIGNS: dict[str, tuple[str, ...]] = {
+    "cuda-runtime-stride-no-hints": ("scalar-global-loads",),
+    "cuda-strided-fast-axis": ("scalar-global-loads",),
+    "cuda-scalar-element-loop": ("scalar-global-loads",),
+    "cuda-int64-index": ("int64-index-arith",),
+    "cuda-kloop-unpipelined": ("no-async-copy-after-pipeline",),
+    "cuda-register-spills": ("register-spills",),
+}
 
 
 @dataclass
@@ -161,8 +173,47 @@ def tier3(ctx: Context) -> TierResult:
     measured = ctx.tier(2)
     guess = None if measured and measured.findings else estimate(ctx.target.task_dir, ctx.options.size,
                                                                     ctx.backend)
-    return tier3_result(ctx.capture, attribute(ctx.capture), families,
-                        time.perf_counter() - started, estimate=guess)
+    result = tier3_result(ctx.capture, attribute(ctx.capture), families,
+                          time.perf_counter() - started, estimate=guess)
+    _mark_not_in_ir(ctx, result)
+    _mechanism_alone(result)
+    return result
+
+
+def _mechanism_alone(ir: TierResult) -> None:
+    """Tier 3 is enough on its own when its one heaviest finding is a symptom whose mechanism,
+    read from the IR at the source lines it names (a scalar pointer, a per-thread tile, a
+    widened value), has exactly one idiom behind it: the IR locates the change, narrows it to
+    one family and says why, whatever syntax the source used to write the idiom."""
+    if ir.sufficient:
+        return
+    weighed = [f for f in ir.findings if f.kind in ("ir-symptom", "host-code")
+               or f.evidence.get("weight", 0) >= INTERMEDIATE_WEIGHT]
+    if not weighed:
+        return
+    top = max(weighed, key=lambda f: f.evidence.get("weight", 0))
+    alone = sum(f.evidence.get("weight", 0) >= top.evidence.get("weight", 0) for f in weighed) == 1
+    if alone and top.kind == "ir-symptom" and top.rewrite_family and top.evidence.get("mechanisms"):
+        lines = sorted({int(n) for ns in top.evidence["mechanisms"].values() for n in ns})
+        ir.sufficient = True
+        ir.reason = (f"The IR shows {top.message}, and its mechanism "
+                     f"({', '.join(top.evidence['mechanisms'])} at line(s) "
+                     f"{', '.join(map(str, lines))}) has one idiom behind it: {top.card_id}.")
+
+
+def _mark_not_in_ir(ctx: Context, ir: TierResult) -> None:
+    """Tier-1 hypotheses whose idiom always shows in the IR, about a kernel tier 3 captured
+    without any such symptom, carry `not_in_ir`: the ranking counts them for less."""
+    if ctx.backend != "cuda" or ctx.capture is None:
+        return
+    captured = {k.kernel for k in ctx.capture.kernels}
+    seen = {((f.location or {}).get("function"), f.evidence.get("symptom")) for f in ir.findings}
+    for h in ctx.hypotheses():
+        signs = IR_SIGNS.get(h.card_id, ())
+        kernel = _launched(h) or (h.location or {}).get("function")
+        if signs and kernel in captured and not any((kernel, s) in seen for s in signs):
+            h.evidence["not_in_ir"] = (f"tier 3 captured `{kernel}` at size {ctx.options.size} "
+                                       f"and shows no {' or '.join(signs)}")
 
 
 def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:

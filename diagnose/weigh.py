@@ -6,6 +6,17 @@ timings, the IR, the compiler's source), so agreement between tiers reinforces: 
 score is the noisy-OR of its best confidence in each tier, 1 - prod(1 - c_tier). Repeats within
 one tier (the same card matched on two kernels, two sizes of one bench) do not add up. An IR
 symptom counts in proportion to its cost weight: a cheap one is a certain fact about little time.
+An IR symptom with several possible causes (`explains_families`) lends each of them an equal
+share of that support: the fact is observed even when the cause is not yet known.
+
+Two kinds of support count for less than their confidence says:
+- a *fallback* (a tier's default when it cannot tell the cause: "no @triton.autotune", "below
+  the roofline for a reason the counters do not show") holds for almost any kernel, so it says
+  nothing about this one: a family only fallbacks support ranks after every family some
+  specific finding supports;
+- a hypothesis the IR could show but does not (`evidence["not_in_ir"]`, set by the ladder when
+  tier 3 captured the kernel and none of the symptoms the idiom always leaves is there) counts
+  at REFUTED_SHARE of its confidence.
 
 The ranking is what an inconclusive diagnosis offers as its best guesses, and what a reader
 (or an agent) should try first; a concluded diagnosis names its family through the POLICY
@@ -30,6 +41,13 @@ class Candidate:
 
 
 HEAVY_WEIGHT = 3  # an IR symptom of this cost weight (diagnose.ir.tier) counts in full
+REFUTED_SHARE = 0.5  # a hypothesis whose IR symptom the capture does not show
+
+
+def is_fallback(finding: Finding) -> bool:
+    """A tier's default guess, not evidence about this kernel (tier 1 puts the flag in its facts)."""
+    facts = finding.evidence.get("facts")
+    return bool(finding.evidence.get("fallback") or (isinstance(facts, dict) and facts.get("fallback")))
 
 
 def _cost_share(finding: Finding) -> float:
@@ -41,17 +59,35 @@ def _cost_share(finding: Finding) -> float:
     return min(1.0, weight / HEAVY_WEIGHT)
 
 
+def _support(finding: Finding) -> float:
+    """The finding's confidence as support for its family: scaled by cost and by the IR."""
+    share = REFUTED_SHARE if finding.evidence.get("not_in_ir") else 1.0
+    return finding.confidence * _cost_share(finding) * share
+
+
+def _supports(finding: Finding) -> list[tuple[str, float, str]]:
+    """(family, support, card) a finding lends: its own family in full; an observed symptom
+    with several possible causes (`explains_families`) lends each an equal share."""
+    if finding.rewrite_family:
+        return [(finding.rewrite_family, _support(finding), finding.card_id)]
+    families = finding.evidence.get("explains_families") or []
+    share = _support(finding) / len(families) if families else 0.0
+    return [(family, share, "") for family in families]
+
+
 def rank(tiers: list[TierResult]) -> list[Candidate]:
-    """Rewrite families of all findings, best supported first (ties: the higher tier)."""
+    """Rewrite families of all findings, best supported first: families with specific support
+    before those only fallbacks support, then by score (ties: the higher tier)."""
     best: dict[str, dict[int, tuple[float, str]]] = {}
+    specific: set[str] = set()
     for tier in tiers:
         for f in tier.findings:
-            if not f.rewrite_family:
-                continue
-            seen = best.setdefault(f.rewrite_family, {})
-            confidence = f.confidence * _cost_share(f)
-            if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
-                seen[tier.tier] = (confidence, f.card_id)
+            for family, confidence, card in _supports(f):
+                if not is_fallback(f):
+                    specific.add(family)
+                seen = best.setdefault(family, {})
+                if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
+                    seen[tier.tier] = (confidence, card)
     ranked = []
     for family, per_tier in best.items():
         miss = 1.0
@@ -60,4 +96,5 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
         cards = [card for _, card in sorted(per_tier.values(), reverse=True) if card]
         ranked.append(Candidate(family, round(1.0 - miss, 3), cards[0] if cards else "",
                                 {str(t): round(c, 3) for t, (c, _) in sorted(per_tier.items())}))
-    return sorted(ranked, key=lambda c: (-c.score, -max(int(t) for t in c.by_tier)))
+    return sorted(ranked, key=lambda c: (c.rewrite_family not in specific, -c.score,
+                                         -max(int(t) for t in c.by_tier)))

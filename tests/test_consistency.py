@@ -46,6 +46,11 @@ def _report(ctx: Context) -> dict:
     return _diagnosis(ctx, decide(ctx), [], {}).to_dict()
 
 
+def _head_of(report: dict, ref: dict) -> str:
+    tier = next(t for t in report["tiers"] if t["tier"] == ref["tier"])
+    return " ".join(tier["findings"][ref["index"]]["message"].split()[:8])
+
+
 @pytest.fixture
 def confirmed_report() -> dict:
     """A tier-3 confirmation of a tier-1 hypothesis, as the ladder writes it."""
@@ -104,6 +109,12 @@ def test_tier_alone_explanation_comes_from_the_finding_its_reason_names() -> Non
     (lambda r: r["conclusion"].update(explanation="Something else entirely."),
      "explanation does not come from"),
     (lambda r: r.update(reason="Because."), "reason names neither"),
+    # the reason speaks of the IR fact (a later supporting finding) under another card's
+    # name, while the explanation comes from the first one
+    (lambda r: r.update(reason="Concluded: " + _head_of(r, r["conclusion"]["supporting"][1])
+                        + " (card cuda-layout-conversion-churn).",
+                        conclusion=r["conclusion"] | {"card_id": "cuda-other-card"}),
+     "reason names neither"),
     (lambda r: r["conclusion"].update(
         explanation=r["conclusion"]["explanation"].split("Expected effect:")[0]
         + "Expected effect: elementwise tiles get faster."), "expected-effect sentence"),

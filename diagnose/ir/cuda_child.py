@@ -178,6 +178,34 @@ def _host_ops_mode():
     return _HostOps()
 
 
+# What a launcher may ask the device while it picks a grid (persistent kernels size theirs
+# from the SM count): the capture target's answers, since no GPU is there to give them.
+SM_COUNT = {90: 132, 80: 108, 89: 128, 100: 148}
+
+
+def _stand_in_device(arch: int) -> None:
+    """On a machine without a GPU, torch.cuda's device queries answer for the capture target
+    (an sm_90 part has 132 SMs) instead of raising: the launch is captured as it would run."""
+    import contextlib
+    import types
+
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    props = types.SimpleNamespace(
+        name=f"sm_{arch} stand-in for IR capture", major=arch // 10, minor=arch % 10,
+        multi_processor_count=SM_COUNT.get(arch, 132), total_memory=141 * 2**30,
+        max_threads_per_multi_processor=2048, warp_size=32, L2_cache_size=50 * 2**20,
+        shared_memory_per_block_optin=227 * 2**10)
+    torch.cuda.get_device_properties = lambda device=None: props
+    torch.cuda.get_device_capability = lambda device=None: (props.major, props.minor)
+    torch.cuda.current_device = lambda: 0
+    torch.cuda.device_count = lambda: 1
+    torch.cuda.get_device_name = lambda device=None: props.name
+    torch.cuda.device = lambda device=None: contextlib.nullcontext()
+
+
 def _call_launcher(task_dir: Path | None, kernel_file: Path, size: str) -> dict:
     """Import the kernel file and call its entry point on the task's CPU inputs at `size`;
     returns the storage addresses of what went in and what came out (see launch_log)."""
@@ -261,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     target = GPUTarget("cuda", args.arch, 32)
     recorder = LaunchRecorder(target, args.max_configs)
     _install_interceptors(recorder)
+    _stand_in_device(args.arch)
     try:
         report["io"] = _call_launcher(Path(args.task_dir) if args.task_dir else None,
                                       Path(args.kernel), args.size)

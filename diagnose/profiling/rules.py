@@ -44,6 +44,9 @@ class Hint:
     why: str
     alternatives: list[str] = field(default_factory=list)
     needed: list[str] = field(default_factory=list)
+    # the rule's default when the numbers do not say which cause: a guess the ranking puts
+    # after any specific evidence (diagnose.weigh)
+    fallback: bool = False
 
 
 @dataclass
@@ -93,6 +96,8 @@ def roofline_finding(p: RooflinePlace, facts: CounterFacts | None, ctx: Context)
     hot = p.size == ctx.hotspot_size
     confidence = hint.confidence if hot or not hint.family else min(hint.confidence, NON_HOTSPOT_CAP)
     evidence = p.facts() | {"hotspot": hot, "why": hint.why, "candidate_families": hint.alternatives}
+    if hint.fallback:
+        evidence["fallback"] = True
     evidence |= _explains(hint.card)
     if facts is not None and facts.size == p.size:
         evidence["counters"] = facts.facts()
@@ -131,7 +136,8 @@ def counter_findings(p: RooflinePlace | None, facts: CounterFacts, ctx: Context)
             TIER, "occupancy", card, family,
             f"{facts.kernel} keeps {facts.occupancy_pct:.0f}% of the warp slots busy at size "
             f"{facts.size} (limited by {limiter}); DRAM at {_pct(facts.dram_pct)}, SM at {_pct(facts.sm_pct)}.",
-            conf, loc, facts.facts() | {"limiter": limiter} | _explains(card), needed))
+            conf, loc, facts.facts() | {"limiter": limiter} | _explains(card)
+            | ({"fallback": True} if limiter == "unknown" else {}), needed))
     stall = facts.top_stall()
     if stall and far:
         out.append(_stall_finding(stall, p, facts, loc, needed))
@@ -181,7 +187,7 @@ def _hint(p: RooflinePlace, facts: CounterFacts | None, ctx: Context) -> Hint:
                       else 0.6 if limiter != "unknown" else UNKNOWN_LIMITER_CONFIDENCE)
         return Hint(family, card, confidence,
                     f"occupancy {counters.occupancy_pct:.0f}% with DRAM and SMs idle "
-                    f"(limited by {limiter})")
+                    f"(limited by {limiter})", fallback=limiter == "unknown")
     if p.kernel_class == MEMORY:
         return _memory_hint(p, counters, ctx)
     if p.kernel_class == COMPUTE:
@@ -206,7 +212,8 @@ def _memory_hint(p: RooflinePlace, c: CounterFacts | None, ctx: Context) -> Hint
         return Hint("block-size-tuning", "common-block-size", 0.4,
                     f"useful traffic at {p.pct_of_ceiling:.0f}% of copy bandwidth; without counters "
                     "the cause is open", alternatives,
-                    ["ncu: DRAM throughput against the useful bytes, achieved occupancy, grid size"])
+                    ["ncu: DRAM throughput against the useful bytes, achieved occupancy, grid size"],
+                    fallback=True)
     if c.spills:
         card, family = _spill_cause(c)
         return Hint(family, card, 0.6,
@@ -236,7 +243,8 @@ def _memory_hint(p: RooflinePlace, c: CounterFacts | None, ctx: Context) -> Hint
                     f"{_pct(c.occupancy_pct)} occupancy: too few loads in flight per SM")
     return Hint("block-size-tuning", "common-block-size", 0.45,
                 f"DRAM only {_pct(c.dram_pct)} busy at occupancy {_pct(c.occupancy_pct)}: too few bytes "
-                "in flight per SM", alternatives, ["IR: loads per program and their vector width"])
+                "in flight per SM", alternatives, ["IR: loads per program and their vector width"],
+                fallback=True)
 
 
 def _configuration_explains(p: RooflinePlace | None, c: CounterFacts, limiter: str) -> bool:
@@ -267,7 +275,8 @@ def _compute_hint(p: RooflinePlace, c: CounterFacts | None) -> Hint:
                     ["autotune-configs", "tma-descriptors"], ["IR: num_stages of the K loop"])
     return Hint("autotune-configs", "common-no-autotune", 0.4,
                 f"compute-bound at {p.pct_of_ceiling:.0f}% of the {p.compute_ceiling} matmul rate",
-                COMPUTE_ALTERNATIVES, ["ncu: warp stall reasons and tensor-core pipe utilisation"])
+                COMPUTE_ALTERNATIVES, ["ncu: warp stall reasons and tensor-core pipe utilisation"],
+                fallback=True)
 
 
 def _message(p: RooflinePlace, hot: bool) -> str:

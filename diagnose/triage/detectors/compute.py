@@ -29,8 +29,7 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
         while todo and seen < depth * 4:
             node = todo.pop()
             seen += 1
-            if isinstance(node, ast.Call) and call_name(node) == "to" and \
-                    "float32" in ast.unparse(node.args[0] if node.args else node):
+            if isinstance(node, ast.Call) and _converts_to(node, "float32"):
                 found.append(ast.unparse(arg))
                 break
             if isinstance(node, ast.Name):
@@ -40,6 +39,18 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
             elif isinstance(node, ast.Call) and call_name(node) in ("trans", "permute"):
                 todo += node.args[:1]
     return found
+
+
+def _converts_to(node: ast.Call, dtype: str) -> bool:
+    """`x.to(tl.<dtype>)`, `x.to(dtype=tl.<dtype>)` or `tl.cast(x, tl.<dtype>)`."""
+    name = call_name(node)
+    if name == "to":
+        target = node.args[0] if node.args else kwarg(node, "dtype")
+    elif name == "cast":
+        target = node.args[1] if len(node.args) > 1 else kwarg(node, "dtype")
+    else:
+        return False
+    return target is not None and dtype in ast.unparse(target)
 
 
 @detector("fp32-dot", ("cuda",))
@@ -54,7 +65,7 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
                 confidence, why = 0.7, 'input_precision="ieee" forces full fp32 FMA math'
             elif isinstance(allow_tf32, ast.Constant) and allow_tf32.value is False:
                 confidence, why = 0.7, "allow_tf32=False forces full fp32 FMA math"
-            elif "float32" in text and ".to(" in text:
+            elif any(isinstance(n, ast.Call) and _converts_to(n, "float32") for n in ast.walk(dot)):
                 confidence, why = 0.45, "operands are upcast to fp32 before the dot"
             elif re.search(r"\.to\(tl\.(bfloat16|float16)\)", text):
                 confidence, why = 0.55, ("operands are converted to 16-bit right before the dot "
@@ -215,15 +226,24 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
     rate and doubles the registers and bytes of everything it touches."""
     matches = []
     for kernel in module.kernels.values():
-        casts = [c for c in kernel.calls("to", "cast") if "float64" in ast.unparse(c)]
-        if not casts:
+        # a conversion to fp64, or a tile created in fp64 (an fp64 accumulator)
+        conversions = [c for c in kernel.calls("to", "cast") if _converts_to(c, "float64")]
+        created = [c for c in kernel.calls("zeros", "full", "zeros_like", "full_like")
+                   if "float64" in ast.unparse(c)]
+        sites = sorted(conversions + created, key=lambda c: c.lineno)
+        if not sites:
             continue
-        matches.append(_match(
-            module, kernel, casts[0], "fp64-math", 0.7,
-            f"`{kernel.name}` converts values to tl.float64 ({len(casts)} place(s), first "
-            f"`{ast.unparse(casts[0])[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
+        first = (conversions or created)[0]
+        match = _match(
+            module, kernel, first, "fp64-math", 0.7,
+            f"`{kernel.name}` computes in tl.float64 ({len(sites)} place(s), first "
+            f"`{ast.unparse(first)[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
             ["PTX: f64 instructions in the hot path",
-             "task: the tolerance is met with fp32 math"], casts=len(casts)))
+             "task: the tolerance is met with fp32 math"], casts=len(sites))
+        # the idiom is the kernel's fp64 math as a whole: it spans every place that makes it
+        match.line = sites[0].lineno
+        match.end_line = max(getattr(c, "end_lineno", None) or c.lineno for c in sites)
+        matches.append(match)
     return matches
 
 

@@ -9,7 +9,14 @@ import ast
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.launch import _launch_match
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
-from diagnose.triage.detectors.model import JitKernel, KernelModule, Launch, call_name, names_in
+from diagnose.triage.detectors.model import (
+    JitKernel,
+    KernelModule,
+    Launch,
+    call_name,
+    kwarg,
+    names_in,
+)
 
 CAST_METHODS = {"float", "half", "bfloat16", "double"}
 COPY_METHODS = {"contiguous", "clone", "repeat_interleave", "repeat"}
@@ -201,14 +208,31 @@ def zeroed_output(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+def _fills_zero(call: ast.Call) -> bool:
+    """torch.zeros(...), x.new_zeros(...), torch.full(shape, 0), full_like(x, 0), t.zero_(),
+    t.fill_(0): an allocation (or an in-place fill) that writes zeros."""
+    name = call_name(call)
+    if name in ZERO_FILLS or name == "zero_":
+        return True
+    value = {"full": 1, "full_like": 1, "new_full": 1, "fill_": 0}.get(name)
+    if value is None:
+        return False
+    fill = call.args[value] if len(call.args) > value else kwarg(call, "fill_value")
+    return isinstance(fill, ast.Constant) and fill.value == 0
+
+
 def _zero_filled(fn: ast.FunctionDef) -> dict[str, ast.Call]:
-    """Names the launcher binds to a zero-filled allocation."""
+    """Names the launcher binds to a zero-filled allocation, or fills with zeros in place."""
     out = {}
     for node in ast.walk(fn):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
-                and call_name(node.value) in ZERO_FILLS):
+                and _fills_zero(node.value)):
             out[node.targets[0].id] = node.value
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+              and isinstance(node.value.func, ast.Attribute)
+              and isinstance(node.value.func.value, ast.Name) and _fills_zero(node.value)):
+            out[node.value.func.value.id] = node.value
     return out
 
 

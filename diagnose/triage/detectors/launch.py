@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.memory import depends_on, pointer_of
+from diagnose.triage.detectors.memory import _match, depends_on, pointer_of
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
     JitKernel,
@@ -15,6 +15,7 @@ from diagnose.triage.detectors.model import (
     ShapeInference,
     call_name,
     evaluate,
+    kwarg,
     launch_value,
     launcher_env,
     names_in,
@@ -141,7 +142,8 @@ def no_autotune(module: KernelModule, backend: str) -> list[Match]:
             f"are {'fixed constants' if fixed else 'chosen by hand'} for every shape.",
             ["profile: timings of 3-6 (BLOCK, num_warps, num_stages) configs at the large "
              "and ragged sizes differ by more than noise"],
-            {"fixed_blocks": fixed}))
+            # holds for nearly every hand-written launch: the ranking's fallback, not evidence
+            {"fixed_blocks": fixed, "fallback": True}))
     return matches
 
 
@@ -174,6 +176,30 @@ def num_stages_one(module: KernelModule, backend: str) -> list[Match]:
             "its own loads.",
             ["TTGIR: no ttg.async_copy_global_to_local / multi-buffered smem in the loop",
              "ncu: stall_long_scoreboard dominates warp stalls"], num_stages=stages))
+    launched = {m.function for m in matches}
+    return matches + [m for m in _loop_stages_one(module) if m.function not in launched]
+
+
+def _loop_stages_one(module: KernelModule) -> list[Match]:
+    """`for k in tl.range(..., num_stages=1)`: the same switch set on the loop itself."""
+    matches = []
+    for kernel in module.kernels.values():
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            option = kwarg(loop.iter, "num_stages") if isinstance(loop.iter, ast.Call) else None
+            stages = evaluate(option, dict(module.constants)) if option is not None else None
+            if not (isinstance(stages, int) and stages <= 1):
+                continue
+            ops = {call_name(n) for n in ast.walk(loop) if isinstance(n, ast.Call)}
+            if not ops & {"dot", "load"}:
+                continue
+            has_dot = "dot" in ops
+            matches.append(_match(
+                module, kernel, loop, "num-stages-one", 0.7 if has_dot else 0.45,
+                f"`{kernel.name}` runs its {'K-loop' if has_dot else 'load loop'} "
+                f"`{ast.unparse(loop.iter)[:60]}` with num_stages<=1, which turns off software "
+                "pipelining: each iteration waits for its own loads.",
+                ["TTGIR: no ttg.async_copy_global_to_local / multi-buffered smem in the loop",
+                 "ncu: stall_long_scoreboard dominates warp stalls"], num_stages=stages))
     return matches
 
 

@@ -117,15 +117,41 @@ def _floor_divided(kernel: JitKernel, node: ast.expr) -> bool:
 
 def _outer_stride_at_launch(module: KernelModule, kernel: JitKernel, name: str) -> bool:
     """True when a launch passes `t.stride(0)` for `name` and the launcher shows `t` has rank
-    >= 2 (`t.shape[1]`, `t.stride(1)`, `M, N = t.shape`): its leading stride is a whole row."""
+    >= 2 (`t.shape[1]`, `t.stride(1)`, `M, N = t.shape`): its leading stride is a whole row;
+    or passes a size (`t.shape[1]`, `t.size(1)`, a name unpacked from `t.shape`): the row
+    length of a contiguous matrix, which is what walking a column steps by."""
     for launch in module.launches:
         arg = launch.args.get(name) if launch.kernel == kernel.name else None
+        if arg is not None and launch.launcher is not None and _is_size(launch.launcher, arg):
+            return True
         if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
                 and arg.func.attr == "stride" and len(arg.args) == 1
                 and isinstance(arg.args[0], ast.Constant) and arg.args[0].value == 0
                 and launch.launcher is not None
                 and _has_second_axis(launch.launcher, ast.unparse(arg.func.value))):
             return True
+    return False
+
+
+def _is_size(launcher: ast.FunctionDef, arg: ast.expr) -> bool:
+    """`t.shape[i]`, `t.size(i)`, or a name the launcher unpacks from / binds to a shape."""
+    def sized(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Subscript) and ".shape[" in ast.unparse(node)) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "size" and len(node.args) == 1)
+    if sized(arg):
+        return True
+    if not isinstance(arg, ast.Name):
+        return False
+    for node in ast.walk(launcher):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == arg.id and sized(node.value):
+                return True
+            if (isinstance(target, ast.Tuple) and ast.unparse(node.value).endswith(".shape")
+                    and any(isinstance(e, ast.Name) and e.id == arg.id for e in target.elts)):
+                return True
     return False
 
 
@@ -291,6 +317,15 @@ def _same_number(a: ast.expr, b: ast.expr) -> bool:
         return ast.unparse(a) == ast.unparse(b)
 
 
+def _same_condition(kernel: JitKernel, a: ast.expr, b: ast.expr) -> bool:
+    """The same mask, whether written out again or through the name it was bound to once."""
+    def resolved(node: ast.expr) -> str:
+        stmts = kernel.assigns.get(node.id, []) if isinstance(node, ast.Name) else []
+        value = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
+        return ast.unparse(value if value is not None else node)
+    return ast.unparse(a) == ast.unparse(b) or resolved(a) == resolved(b)
+
+
 @detector("where-after-load")
 def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -309,7 +344,7 @@ def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
             cond, a, b = where.args
             for name, load in loads.items():
                 if (isinstance(a, ast.Name) and a.id == name
-                        and ast.unparse(cond) == ast.unparse(kwarg(load, "mask"))  # type: ignore[arg-type]
+                        and _same_condition(kernel, cond, kwarg(load, "mask"))  # type: ignore[arg-type]
                         and _same_number(b, kwarg(load, "other"))  # type: ignore[arg-type]
                         and where.lineno > load.lineno):
                     matches.append(_match(
@@ -326,17 +361,37 @@ def _is_range_loop(loop: ast.For) -> bool:
         "range", "static_range"}
 
 
-def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For,
-                       ops: list[ast.Call], ptr_shapes: list) -> bool:
+def _counted_loops(kernel: JitKernel) -> list[tuple[ast.For | ast.While, str, ast.expr]]:
+    """(loop, counter, bound) of each loop that steps a counter: `for i in range(...)`, or a
+    `while` whose test reads a name the body increments (`while j < n: ...; j += 1`)."""
+    found: list[tuple[ast.For | ast.While, str, ast.expr]] = []
+    for loop in ast.walk(kernel.node):
+        if isinstance(loop, ast.For) and _is_range_loop(loop) and isinstance(loop.target, ast.Name):
+            found.append((loop, loop.target.id, loop.iter))
+        elif isinstance(loop, ast.While):
+            tested = names_in(loop.test)
+            stepped = [s.target.id for s in loop.body if isinstance(s, ast.AugAssign)
+                       and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name)
+                       and s.target.id in tested]
+            if stepped:
+                found.append((loop, stepped[0], loop.test))
+    return found
+
+
+def _loop_text(loop: ast.For | ast.While, bound: ast.expr) -> str:
+    return ast.unparse(bound) if isinstance(loop, ast.For) else f"while {ast.unparse(bound)}"
+
+
+def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For | ast.While,
+                       counter: str, ops: list[ast.Call], ptr_shapes: list) -> bool:
     """A loop over single elements that also touches tiles: per step a scalar load indexed by
     the loop variable (a table lookup) and a tile reduced to one value (`tl.sum(..., axis=0)`
     of a 1-D tile)."""
-    target = loop.target.id if isinstance(loop.target, ast.Name) else ""
-    scalar_lookup = any(shape == () and target in depends_on(kernel, pointer_of(c))  # type: ignore[arg-type]
+    scalar_lookup = any(shape == () and counter in depends_on(kernel, pointer_of(c))  # type: ignore[arg-type]
                         for c, shape in zip(ops, ptr_shapes, strict=True) if call_name(c) == "load")
     reduced = any(isinstance(n, ast.Call) and call_name(n) in ("sum", "max")
                   and shapes.shape(n, n.lineno) == () for stmt in loop.body for n in ast.walk(stmt))
-    return _is_range_loop(loop) and scalar_lookup and reduced
+    return scalar_lookup and reduced
 
 
 @detector("scalar-loop")
@@ -344,9 +399,7 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
-        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
-            if not (_is_range_loop(loop) and isinstance(loop.target, ast.Name)):
-                continue
+        for loop, counter, bound_node in _counted_loops(kernel):
             ops = [c for stmt in loop.body for c in ast.walk(stmt)
                    if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
                    and pointer_of(c) is not None]
@@ -354,24 +407,24 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
                 continue
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
-                if _element_step_loop(kernel, shapes, loop, ops, ptr_shapes):
+                if _element_step_loop(kernel, shapes, loop, counter, ops, ptr_shapes):
                     matches.append(_match(
                         module, kernel, loop, "scalar-loop", 0.65,
                         f"`{kernel.name}` walks elements one at a time in "
-                        f"`{ast.unparse(loop.iter)}`: each step loads a scalar indexed by the "
+                        f"`{_loop_text(loop, bound_node)}`: each step loads a scalar indexed by the "
                         "loop and reduces its tile to a single value, a chain of dependent, "
                         "latency-bound steps instead of one tile of elements per step.",
                         ["TTIR: scalar tt.load and a reduction to a scalar inside scf.for",
                          "profile: time grows with the trip count at low bandwidth"],
-                        loop_bound=ast.unparse(loop.iter)))
+                        loop_bound=_loop_text(loop, bound_node)))
                 continue
-            if not any(loop.target.id in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
+            if not any(counter in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
-            bound = ast.unparse(loop.iter)
+            bound = _loop_text(loop, bound_node)
             # a trip count from the tile size or from a size argument: the loop walks the
             # elements of a slice one by one
             element_wise = "BLOCK" in bound.upper() or any(
-                p.name in names_in(loop.iter) for p in kernel.params)
+                p.name in names_in(bound_node) for p in kernel.params)
             loads = any(call_name(c) == "load" for c in ops)
             tile_work = any(is_tile(shapes.shape(n.value, n.lineno)) for stmt in loop.body
                             for n in ast.walk(stmt) if isinstance(n, ast.Assign))

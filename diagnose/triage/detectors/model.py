@@ -451,9 +451,19 @@ def launch_value(module: KernelModule, launch: Launch, name: str,
     expr = launch.args.get(name, param.default if param else None) if param else \
         launch.options.get(name)
     value = evaluate(expr, env if env is not None else launcher_env(module, launch))  # type: ignore[arg-type]
+    if value is None and expr is None:
+        value = _agreed_config_value(kernel, name)
     if value is None or value == POW2_UNKNOWN:
         value = module.resolved.get(launch.kernel, {}).get(name, value)
     return value
+
+
+def _agreed_config_value(kernel: JitKernel, name: str) -> int | None:
+    """The value every literal autotune config gives `name`, when they all give the same one
+    (a one-config autotune is a constant): what the launch runs whichever config wins."""
+    values = {c.get(name) for c in kernel.configs}
+    value = values.pop() if len(values) == 1 else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def constexpr_values(module: KernelModule, kernel: JitKernel,
