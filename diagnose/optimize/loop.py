@@ -341,21 +341,21 @@ class Loop:
         later = [r for r in rounds.values() if r.number > number and r.has("round.json")
                  and r.read("round.json")["parent"] == number and r.runner_answer("verify-parent")]
         if later:
-            rd, bench, ver = later[-1], "bench-parent-r0", "verify-parent"
-            comp = rd.runner_answer(bench)
+            rd, bench, ver = later[-1], "bench-parent", "verify-parent"
+            comp = rd.runner_answer("bench-parent-r0")
         elif number in rounds:
             rd = rounds[number]
             key = "kernel" if number == 0 else verdict.get("candidate")
-            bench, ver = f"bench-{key}-r0", f"verify-{key}"
+            bench, ver = f"bench-{key}", f"verify-{key}"
             comp = rd.runner_answer("bench-kernel-r0" if number == 0 else "bench-parent-r0")
         else:
             return {"ms": None, "compile_ms": None, "eager_ms": None, "verify": None, "roofline": {}}
         # Every repeat of the kernel in that round: the fastest median is its time and its roofline
         # (noise only adds: a repeat that caught the GPU clocking up reads 2x slow); the spread is kept.
-        answers = [a for r in range(self.s["noise"]["repeats"])
-                   if _timing(a := rd.runner_answer(bench[:-1] + str(r)), self.s["size"])]
-        repeats = [_timing(a, self.s["size"]).median_ms for a in answers]
-        answer = answers[repeats.index(min(repeats))] if answers else rd.runner_answer(bench)
+        timed = [(t.median_ms, a) for r in range(self.s["noise"]["repeats"])
+                 if (t := _timing(a := rd.runner_answer(f"{bench}-r{r}"), self.s["size"]))]
+        repeats = [ms for ms, _ in timed]
+        answer = min(timed, key=lambda x: x[0])[1] if timed else rd.runner_answer(f"{bench}-r0")
         return {"ms": min(repeats) if repeats else None, "ms_repeats": repeats,
                 "compile_ms": _compile_ms(comp, self.s["size"]),
                 "roofline": _roofline(answer, self.s["size"]),

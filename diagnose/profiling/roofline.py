@@ -88,8 +88,8 @@ def place(point: SizeTiming, ceilings: MeasuredCeilings, backend: str) -> Roofli
     # A reference that does the same work in less time than the floor proves the measured
     # ceiling too low for this shape (cuBLAS beats an 8192^3 matmul's rate at 4096^3, say).
     floor_from = "roofline"
-    for name in ("eager", "compile"):
-        ref = _median(point, name)
+    refs = {name: _median(point, name) for name in ("eager", "compile")}
+    for name, ref in refs.items():
         if floor is not None and ref and ref < floor:
             floor, floor_from = ref, name
     host = cand.do_bench_us - achieved if cand.method == "cuda_graph" and cand.do_bench_us else None
@@ -109,8 +109,7 @@ def place(point: SizeTiming, ceilings: MeasuredCeilings, backend: str) -> Roofli
         floor_from=floor_from)
     bar = NEAR_CEILING_PCT if floor_from == "roofline" else DEMONSTRATED_NEAR_PCT
     result.near_ceiling = result.pct_of_ceiling is not None and result.pct_of_ceiling >= bar
-    result.eager_us = _median(point, "eager")
-    result.compile_us = _median(point, "compile")
+    result.eager_us, result.compile_us = refs["eager"], refs["compile"]
     result.kernel_class = classify(result, backend)
     return result
 

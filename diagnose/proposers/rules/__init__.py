@@ -83,9 +83,9 @@ def propose(req: Request) -> Proposal:
                 return proposal
         reasons.append(f"no transformation of {family} changes this kernel "
                        f"(tried {', '.join(fn.__name__ for fn in rules)})")
-    proposal.reason = (("; ".join(reasons) or f"nothing for {req.family!r}") + "."
+    why = "; ".join(reasons) or f"nothing for {req.family!r}"
+    proposal.reason = (why[0].upper() + why[1:] + "."
                        + (" Try --proposer llm." if req.family and not transformations_for(req.family) else ""))
-    proposal.reason = proposal.reason[0].upper() + proposal.reason[1:]
     return proposal
 
 
