@@ -26,6 +26,7 @@ from indexer.state import (
     all_states,
     load_state,
     save_state,
+    save_states,
     state_key,
 )
 from kb.chunk import BACKENDS, Chunk, header
@@ -142,12 +143,13 @@ def index_plan(kb: KnowledgeBase, plan: list[tuple[str, SourceSpec]], *,
         if kb.store.settle():
             progress.log("a write killed earlier had left the store's generation open; closed it")
         before: dict[str, str] = {}
+        new: list[SourceState] = []
         for corpus_name, spec in plan:
             st = load_state(kb.store, spec.name)
             before[spec.name] = st.status if st else ""
             if st is None:
-                save_state(kb.store, SourceState(spec.name, asdict(spec), corpus_name,
-                                                 status=PENDING))
+                new.append(SourceState(spec.name, asdict(spec), corpus_name, status=PENDING))
+        save_states(kb.store, new)  # one write: a kill in it leaves the whole plan or none of it
         for corpus_name, spec in plan:
             rep = _index_source(kb, spec, corpus_name, mirrors, progress, on_snapshot)
             rep.previous_status = before[spec.name]

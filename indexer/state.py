@@ -116,6 +116,11 @@ def save_state(store: Store, st: SourceState) -> None:
     store.put_state(state_key(st.name), st.record())
 
 
+def save_states(store: Store, states: list[SourceState]) -> None:
+    """Record several sources in one write (a run killed in it records all of them or none)."""
+    store.put_states({state_key(st.name): st.record() for st in states})
+
+
 def all_states(store: Store) -> list[SourceState]:
     out = []
     for key in store.state_keys():

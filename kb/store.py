@@ -205,6 +205,13 @@ class Store:
         self.state.write("saving the index state", "upsert", ids=[key], embeddings=[[0.0]],
                          documents=[json.dumps(value)])
 
+    def put_states(self, values: dict[str, dict]) -> None:
+        """Several state records in one write: a kill leaves all of them or none."""
+        if values:
+            self.state.write("saving the index state", "upsert", ids=list(values),
+                             embeddings=[[0.0]] * len(values),
+                             documents=[json.dumps(v) for v in values.values()])
+
     def delete_state(self, key: str) -> None:
         self.state.write("saving the index state", "delete", ids=[key])
 
