@@ -55,6 +55,7 @@ class DefectCase:
     acceptable_families: list[str] = field(default_factory=list)
     held_out: bool = False  # frozen held-out third (split.py's hash rule); never tuned on
     model: str = ""         # the real-world kernel the case is modelled on ("" for the first 29)
+    spent: str = ""         # why a held-out case was opened for fixes and so moved to development
     deciding_source: SourceRange | None = None
     related_sources: list[SourceRange] = field(default_factory=list)
 
@@ -125,6 +126,7 @@ def load_case(folder: Path) -> DefectCase:
         size=data.get("size", "large"), backend=data.get("backend", "cuda"),
         acceptable_families=list(data.get("acceptable_families", [])),
         held_out=bool(data.get("held_out", False)), model=data.get("model", ""),
+        spent=data.get("spent", ""),
         deciding_source=_source(data.get("deciding_source")),
         related_sources=[s for s in (_source(r) for r in data.get("related_sources", [])) if s],
     )

@@ -2,7 +2,9 @@
 
 A case that names the real-world kernel it is modelled on (`model` in case.toml) is held out when
 int(sha256(name).hexdigest(), 16) % 3 == 0; cases without `model` (the first 29, tuned on) are
-development. Standard library only.
+development. A held-out case that was opened to fix the diagnosis is spent: case.toml says when and
+why in `spent`, and it counts as development from then on (which held-out cases get spent is
+itself chosen by a hash, `spend_by_hash`, never by how they score). Standard library only.
 
     python bench/defects/split.py [NAME ...] [--check]
 
@@ -26,9 +28,14 @@ def held_out_by_hash(name: str) -> bool:
     return int(hashlib.sha256(name.encode()).hexdigest(), 16) % 3 == 0
 
 
+def spend_by_hash(name: str, salt: str) -> bool:
+    """Which held-out cases one round of spending opens: half of them, by a salted sha256."""
+    return int(hashlib.sha256(f"{salt}:{name}".encode()).hexdigest(), 16) % 2 == 0
+
+
 def expected_held_out(case: DefectCase) -> bool:
-    """What `held_out` must be: the hash rule for cases with a model, development for the old ones."""
-    return held_out_by_hash(case.name) if case.model else False
+    """What `held_out` must be: the hash rule for cases with a model and not spent, else development."""
+    return held_out_by_hash(case.name) and not case.spent if case.model else False
 
 
 def disagreements(cases: list[DefectCase]) -> list[str]:
@@ -48,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     cases = load_cases()
     for c in cases:
-        split = "held-out" if c.held_out else "development"
+        split = "held-out" if c.held_out else ("development (spent)" if c.spent else "development")
         print(f"{c.name}\t{c.backend}\t{split}\t{'new' if c.model else 'old'}")
     new = [c for c in cases if c.model]
     print(f"{len(cases)} cases: {len(new)} new ({sum(c.held_out for c in new)} held out), "
