@@ -91,6 +91,7 @@ TILE_WITHIN_THREADS = "tile-within-threads"  # <= 1 element per thread: nothing 
 NARROW_CONTIGUITY = "narrow-contiguity"    # the axis analysis proved no wider contiguity
 NO_DIVISIBILITY = "no-divisibility-hint"   # ... and an int argument came without tt.divisibility
 SCALAR_STORE = "scalar-store"              # one value per program (a reduction's result): inherent
+DATA_MASK = "data-mask"                    # the mask derives from loaded values: constancy 1
 TTGIR_ACCESS = re.compile(r"tt\.(load|store) [^\n]*?: (tensor<([0-9x]+)x!tt\.ptr|!tt\.ptr)"
                           r"[^\n]*loc\((#loc\d+)\)")
 LOC_DEF = re.compile(r'^(#loc\d+) = loc\((.*)\)\s*$', re.M)
@@ -122,12 +123,16 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
     lines = _loc_lines(stage.text)
     threads = 32 * int(kir.specialization.options.get("num_warps") or 4)
     looped = _in_loops(stage.text)
+    defs = _ssa_defs(stage.text)
     found: dict[int, str] = {}
     for m in TTGIR_ACCESS.finditer(stage.text):
         line = lines.get(m.group(4))
         if line is None:
             continue
-        if m.group(3) is None:
+        mask = _mask_operand(stage.text, m)
+        if m.group(3) is not None and mask and _derives_from_load(mask, defs):
+            found[line] = DATA_MASK
+        elif m.group(3) is None:
             # one scalar outside any loop (a scale, a row offset) is inherent, not a walk
             line_start = stage.text.rfind("\n", 0, m.start()) + 1
             scalar_walk = m.group(1) == "load" and line_start in looped
@@ -135,6 +140,44 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
         elif _elements(m.group(3)) <= threads:
             found[line] = TILE_WITHIN_THREADS
     return found
+
+
+SSA_DEF = re.compile(r"^\s*(%[\w.#]+)(?::\d+)? = \"?([\w.]+)\"?([^\n]*)$", re.M)
+SSA_NAME = re.compile(r"%[\w.#]+")
+
+
+def _ssa_defs(text: str) -> dict[str, tuple[str, list[str]]]:
+    """SSA value -> (its op, the values it reads), over one IR dump (types and locs dropped)."""
+    defs = {}
+    for name, op, rest in SSA_DEF.findall(text):
+        operands = rest.split(" : ")[0].split(" loc(")[0]
+        defs[name] = (op, SSA_NAME.findall(operands))
+    return defs
+
+
+def _mask_operand(text: str, access: re.Match) -> str | None:
+    """The mask of a tt.load (second operand) or tt.store (third), if it has one."""
+    line = text[text.rfind("\n", 0, access.start()) + 1:access.end()]
+    operands = line.split(f"tt.{access.group(1)} ", 1)[-1].split(" : ")[0]
+    values = SSA_NAME.findall(operands.split("{")[0])
+    at = 1 if access.group(1) == "load" else 2
+    return values[at] if len(values) > at else None
+
+
+def _derives_from_load(value: str, defs: dict[str, tuple[str, list[str]]],
+                       limit: int = 64) -> bool:
+    """Whether `value` is computed from a tt.load result (through at most `limit` ops)."""
+    seen, todo = set(), [value]
+    while todo and len(seen) < limit:
+        name = todo.pop()
+        if name in seen or name not in defs:
+            continue
+        seen.add(name)
+        op, reads = defs[name]
+        if op in ("tt.load", "tt.descriptor_load", "ttg.local_load"):
+            return True
+        todo += reads
+    return False
 
 
 def _in_loops(text: str) -> set[int]:
@@ -188,7 +231,7 @@ def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
     for line in narrow:
         mechanism = why.get(line, NARROW_CONTIGUITY)
         mechanisms.setdefault(mechanism, []).append(line)
-        if unhinted and mechanism != SCALAR_POINTER:
+        if unhinted and mechanism not in (SCALAR_POINTER, DATA_MASK):
             mechanisms.setdefault(NO_DIVISIBILITY, []).append(line)
     loads = _sig(kir, ptx.index).global_loads
     evidence = [f"PTX global loads by width (bits): {loads}",
@@ -275,6 +318,39 @@ def dot_without_wgmma(kir: KernelIR) -> list[Symptom]:
                     summary=f"tt.dot was not turned into warp-group MMA on {arch} "
                             f"(mma versions seen: {sig.mma_versions or 'none'})",
                     evidence=_lines(kir.stages[ttir].text, r"tt\.dot"))]
+
+
+DOT_TYPES = re.compile(r"= (?:ttng\.warp_group_dot|tt\.dot) [^\n]*?: (?:!ttg\.memdesc|tensor)"
+                       r"<(\d+)x(\d+)x(\w+?)[,>][^\n]*loc\((#loc\d+)\)")
+ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "tf32": 4, "i8": 1, "f64": 8}
+THIN_K_BYTES = 32  # a K step of 32 bytes is one MMA k-step (k16 for 16-bit, k8 for fp32)
+
+
+def thin_k_dot(kir: KernelIR) -> list[Symptom]:
+    """A dot inside a loop whose K tile is one MMA k-step (32 bytes of K per row): every
+    iteration pays the loop's fixed costs for a single instruction's worth of MMA work."""
+    end = _state_after_pipeline(kir, "convert-scf-to-cf")
+    if end is None:
+        return []
+    text = kir.stages[end].text
+    looped, locs = _in_loops(text), _loc_lines(text)
+    for m in DOT_TYPES.finditer(text):
+        rows, k, ty = int(m.group(1)), int(m.group(2)), m.group(3)
+        size = ELEMENT_BYTES.get(ty, 1 if ty.startswith("f8") else 0)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if not size or k * size > THIN_K_BYTES or line_start not in looped:
+            continue
+        line = locs.get(m.group(4), kir.line)
+        return [Symptom(id="thin-k-dot", kernel=kir.kernel, pass_arg="tritongpu-pipeline",
+                        stage_index=end,
+                        summary=f"the K loop's dot multiplies {rows}x{k}x{ty} tiles (line {line}): "
+                                f"{k * size} bytes of K per iteration, one MMA k-step, so each "
+                                "iteration's fixed cost (tile copies, barriers, the MMA fence "
+                                "and wait) outweighs its tensor-core work",
+                        evidence=[text[line_start:m.end()].strip()[:240]],
+                        mechanisms={"thin-k-step": [line]},
+                        facts={"k_tile": k, "element": ty})]
+    return []
 
 
 def no_async_copy_after_pipeline(kir: KernelIR) -> list[Symptom]:
@@ -372,7 +448,7 @@ def grid_underfill(kir: KernelIR) -> list[Symptom]:
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
-    grid_underfill,
+    grid_underfill, thin_k_dot,
 ]
 
 

@@ -19,7 +19,7 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "cuda-scalar-element-loop", "cuda-div-mod-index",
-                            "cuda-int64-index"),
+                            "cuda-int64-index", "cuda-data-dependent-mask"),
     "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
     "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile", "cuda-too-few-warps",
@@ -30,6 +30,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
     "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction"),
     "grid-underfill": ("cuda-small-grid-underfill",),
+    "thin-k-dot": ("cuda-thin-k-tile",),
     "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",
                                 "ascend-strided-fast-axis", "ascend-transposed-tile",
                                 "ascend-discrete-gather"),
@@ -55,6 +56,8 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "oversized-tile": ("cuda-register-spills",),
     "few-warps": ("cuda-too-few-warps",),
     "few-programs": ("cuda-small-grid-underfill",),
+    "data-mask": ("cuda-data-dependent-mask",),
+    "thin-k-step": ("cuda-thin-k-tile",),
 }
 # Symptoms that are effects: a layout conversion or spills follow from how an operand was
 # loaded or widened. When the same kernel shows a cause (a narrow access), the cause is what
@@ -64,7 +67,7 @@ CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "unstructured-acce
                   "discrete-mask-to-select")
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
-STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill")
+STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill", "thin-k-dot")
 # How much of a kernel's time a symptom usually costs, for choosing what to explain first:
 # a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
 # A buffer handed between launches is written and read back through DRAM: for memory-bound
@@ -82,13 +85,13 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
-    "strided-memref": 2, "int-compare-select": 1,
+    "strided-memref": 2, "int-compare-select": 1, "thin-k-dot": 3,
 }
 
 
 # Symptoms about the speed of arithmetic: in a task whose cost model is memory-bound they are
 # real but not the cost, so they weigh like a cheap symptom.
-COMPUTE_SYMPTOMS = ("dot-without-wgmma",)
+COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot")
 
 
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],

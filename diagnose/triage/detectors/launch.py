@@ -75,6 +75,43 @@ def _dot_rows_below_wgmma(kernel: JitKernel, values: dict[str, int | str]) -> in
     return None
 
 
+THIN_K = 16  # a K tile this wide is one MMA k-step for 16-bit inputs (8 for fp32)
+
+
+def _thin_k_dots(kernel: JitKernel, values: dict[str, int | str]) -> list[tuple[ast.Call, int]]:
+    """tl.dot calls inside a loop whose first operand's K (columns) resolves to <= THIN_K."""
+    shapes = ShapeInference(kernel)
+    found = []
+    for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)):
+        for dot in (n for n in ast.walk(loop) if isinstance(n, ast.Call)
+                    and call_name(n) == "dot" and n.args):
+            shape = shapes.shape(dot.args[0], dot.lineno)
+            if not shape or len(shape) != 2:
+                continue
+            k = shape[1] if isinstance(shape[1], int) else values.get(str(shape[1]))
+            if isinstance(k, int) and k <= THIN_K and all(d is not dot for d, _ in found):
+                found.append((dot, k))
+    return found
+
+
+@detector("thin-k-dot", ("cuda",))
+def thin_k_dot(module: KernelModule, backend: str) -> list[Match]:
+    """A K loop of tl.dot stepping by one MMA k-step: per-iteration costs dominate."""
+    matches = []
+    for launch in module.launches:
+        kernel = module.kernels[launch.kernel]
+        for dot, k in _thin_k_dots(kernel, _block_values(module, launch)):
+            matches.append(_launch_match(
+                module, launch, "thin-k-dot", 0.6,
+                f"`{launch.kernel}`'s loop multiplies K tiles {k} wide in `tl.dot` (line "
+                f"{dot.lineno}): for 16-bit inputs that is a single MMA k-step per iteration, "
+                "behind the same fixed per-iteration cost (tile copies, barriers, the MMA "
+                "fence and wait, the K mask), so the loop is bound by issue and latency.",
+                ["TTGIR: the loop's dot operands are <M>x16 and 16x<N> (a 32-byte K step)",
+                 "profile: a GEMM far below the tensor-core rate"], k_tile=k, dot_line=dot.lineno))
+    return matches
+
+
 @detector("block-size")
 def block_size(module: KernelModule, backend: str) -> list[Match]:
     matches = []

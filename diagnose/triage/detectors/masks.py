@@ -46,11 +46,12 @@ def _data_terms(kernel: JitKernel, node: ast.expr, line: int,
         shapes.shape(ast.Name(d, ast.Load(), lineno=line), line)))
 
 
-@detector("data-mask", ("ascend",))
+@detector("data-mask")
 def data_dependent_mask(module: KernelModule, backend: str) -> list[Match]:
-    """A load or store masked by a condition on loaded values: the Ascend mask analysis only
+    """A load or store masked by a condition on loaded values. Ascend: the mask analysis only
     reads index bounds, so the access becomes a full transfer plus a select (a store: a read
-    of the destination, a select and a full write)."""
+    of the destination, a select and a full write). CUDA: a mask from data has constancy 1 in
+    the axis analysis, so the access cannot be vectorised."""
     matches = []
     for kernel in module.kernels.values():
         for op in memory_ops(kernel):
@@ -63,15 +64,28 @@ def data_dependent_mask(module: KernelModule, backend: str) -> list[Match]:
             if not data:
                 continue
             store = call_name(op) == "store"
-            matches.append(_match(
-                module, kernel, op, "data-mask", 0.75 if store else 0.65,
-                f"`tl.{call_name(op)}` in `{kernel.name}` is masked by `{ast.unparse(mask)}`, "
-                f"which depends on the loaded values {', '.join(data)}: the mask analysis only "
-                "understands index bounds, so the access becomes a full transfer plus a select"
-                + (" (a read of the destination, a select and a full write)." if store else "."),
-                ["TTIR after discrete-mask-access-conversion: arith.select added at this access",
-                 "msprof: MTE2 reads of the destination before each MTE3 write"],
-                mask=ast.unparse(mask), data=data, store=store))
+            head = (f"`tl.{call_name(op)}` in `{kernel.name}` is masked by `{ast.unparse(mask)}`, "
+                    f"which depends on the loaded values {', '.join(data)}: ")
+            if backend == "ascend":
+                message = (head + "the mask analysis only understands index bounds, so the "
+                           "access becomes a full transfer plus a select"
+                           + (" (a read of the destination, a select and a full write)."
+                              if store else "."))
+                needed = ["TTIR after discrete-mask-access-conversion: arith.select added at "
+                          "this access", "msprof: MTE2 reads of the destination before each "
+                          "MTE3 write"]
+                confidence = 0.75 if store else 0.65
+            else:
+                message = (head + "a mask built from data has constancy 1 in the axis "
+                           "analysis, so the access cannot be vectorised and becomes one "
+                           "predicated element access per value"
+                           + (" (each masked store writes the output in a partial pass)."
+                              if store else "."))
+                needed = ["PTX: 16/32-bit ld.global/st.global at this line",
+                          "TTGIR: the access's mask derives from a tt.load"]
+                confidence = 0.55 if store else 0.5
+            matches.append(_match(module, kernel, op, "data-mask", confidence, message, needed,
+                                  mask=ast.unparse(mask), data=data, store=store))
     return matches
 
 

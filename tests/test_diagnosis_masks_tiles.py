@@ -1,0 +1,136 @@
+"""Two defect classes the first spent held-out cases showed (issue 12), in general form: CUDA
+accesses masked by loaded data (the mask's constancy is 1, so no vector access), and a dot K loop
+that steps by one MMA k-step. Each: tier 1 on a kernel it fits and one it must leave alone, and
+the real sm_90 IR naming the mechanism."""
+
+from __future__ import annotations
+
+import pytest
+
+from diagnose.ladder import Options, diagnose, make_context
+from diagnose.target import resolve_target
+from diagnose.triage import triage
+from tests.test_ladder import make_task
+
+TASK_WHERE = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"N": 8192}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(8192, generator=g) > 0.5, torch.randn(8192, generator=g).half(),
+            torch.randn(8192, generator=g).half())
+def reference(c, x, y):
+    return torch.where(c, x, y)
+'''
+
+WHERE_DATA_MASKS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def pick_kernel(c_ptr, x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inb = offs < n
+    c = tl.load(c_ptr + offs, mask=inb, other=0) != 0
+    first = inb & c
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=first), mask=first)
+    other = inb & (c == 0)
+    tl.store(out_ptr + offs, tl.load(y_ptr + offs, mask=other), mask=other)
+
+def run(c, x, y):
+    out = torch.empty_like(x)
+    pick_kernel[(triton.cdiv(x.numel(), 1024),)](c, x, y, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+WHERE_SELECT = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def pick_kernel(c_ptr, x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inb = offs < n
+    c = tl.load(c_ptr + offs, mask=inb, other=0) != 0
+    x = tl.load(x_ptr + offs, mask=inb)
+    y = tl.load(y_ptr + offs, mask=inb)
+    tl.store(out_ptr + offs, tl.where(c, x, y), mask=inb)
+
+def run(c, x, y):
+    out = torch.empty_like(x)
+    pick_kernel[(triton.cdiv(x.numel(), 1024),)](c, x, y, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+TASK_MM = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"M": 1024, "N": 1024, "K": 256}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(1024, 256, generator=g).half(), torch.randn(256, 1024, generator=g).half())
+def reference(a, b):
+    return (a.float() @ b.float()).half()
+'''
+
+MM = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
+
+def run(a, b):
+    M, K = a.shape
+    N = b.shape[1]
+    c = torch.empty((M, N), dtype=a.dtype)
+    step = KSTEP
+    mm_kernel[(M // 64, N // 64)](a, b, c, M, N, K, BM=64, BN=64, BK=step)
+    return c
+'''
+
+
+def _cards(source: str) -> list[str]:
+    return [f.card_id for f in triage(source, "k.py", "cuda").findings]
+
+
+def test_cuda_accesses_masked_by_loaded_data_are_hypothesised_and_a_select_is_not() -> None:
+    cards = _cards(WHERE_DATA_MASKS)
+    assert cards.count("cuda-data-dependent-mask") == 4  # two loads, two stores
+    assert "cuda-data-dependent-mask" not in _cards(WHERE_SELECT)
+
+
+@pytest.mark.parametrize("step,fires", [("16", True), ("8", True), ("64", False)])
+def test_a_dot_loop_stepping_k_by_one_mma_step_is_hypothesised(step: str, fires: bool) -> None:
+    assert ("cuda-thin-k-tile" in _cards(MM.replace("KSTEP", step))) is fires
+
+
+def _diagnose(folder) -> object:
+    return diagnose(make_context(resolve_target(str(folder)), "cuda", Options(max_tier=3),
+                                 open_kb=None))
+
+
+@pytest.mark.slow
+def test_data_masked_accesses_conclude_at_tier3_from_the_masks_ssa_chain(tmp_path) -> None:
+    d = _diagnose(make_task(tmp_path, "where", TASK_WHERE, WHERE_DATA_MASKS))
+    assert d.verdict == "concluded" and d.concluded_tier == 3
+    assert (d.conclusion.rewrite_family, d.conclusion.card_id) == (
+        "select-instead-of-data-mask", "cuda-data-dependent-mask")
+    narrow = next(f for t in d.tiers if t.tier == 3 for f in t.findings
+                  if f.evidence.get("symptom") == "scalar-global-loads")
+    assert set(narrow.evidence["mechanisms"]) == {"data-mask"}  # no hint would widen them
+
+
+@pytest.mark.slow
+def test_a_one_mma_step_k_loop_is_an_ir_symptom_and_a_64_wide_one_is_not(tmp_path) -> None:
+    thin = _diagnose(make_task(tmp_path, "thin", TASK_MM, MM.replace("KSTEP", "16")))
+    assert (thin.conclusion.rewrite_family, thin.conclusion.card_id) == (
+        "block-size-tuning", "cuda-thin-k-tile")
+    wide = _diagnose(make_task(tmp_path, "wide", TASK_MM, MM.replace("KSTEP", "64")))
+    symptoms = {f.evidence.get("symptom") for t in wide.tiers if t.tier == 3 for f in t.findings}
+    assert "thin-k-dot" not in symptoms
