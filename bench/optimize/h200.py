@@ -4,7 +4,13 @@
                                                          (queue executor: calls wait in QUEUE)
     python bench/optimize/h200.py refs QUEUE HOME        queue slow.py and fixed.py of each defect
                                                          (timed in the same session as the runs' bests)
-    python bench/optimize/h200.py report QUEUE HOME OUT  results/optimize-h200.{json,md}
+    python bench/optimize/h200.py retime QUEUE HOME      queue each run's best kernel once more, so
+                                                         best, torch.compile and eager of every row
+                                                         are timed side by side in one session
+    python bench/optimize/h200.py report QUEUE HOME OUT [EARLIER]  results/optimize-h200.{json,md}
+
+H200_ROUNDS (default 3) sets the rounds of new runs; H200_ONLY=label,label limits `advance` to
+those runs. Session notes for the report are read from QUEUE/notes.md (one bullet per line).
 
 Between `advance` calls, QUEUE goes to the GPU host and comes back with results/
 (`python bench/optimize/device_batch.py QUEUE`). The optimizer never reads fixed.py: only
@@ -30,7 +36,7 @@ DEFECTS = ["gelu-block-64", "add-int64-index", "max-where-after-load", "softmax-
            "gemm-blockm16-no-wgmma", "adam-huge-block-spills", "gemm-warps2-no-wgmma"]
 TASKS = ["add", "softmax", "rmsnorm", "layernorm", "gelu", "silu", "gemm_fp16", "gemm_bf16",
          "transpose", "cross_entropy"]
-ROUNDS, REPEATS = 3, 2
+ROUNDS, REPEATS = int(os.environ.get("H200_ROUNDS", "3")), 2
 GEMM_CATEGORIES = {"gemm"}
 
 
@@ -71,8 +77,9 @@ def advance(queue: Path, home: Path) -> None:
     labels = _labels(queue)
     jobs = int(os.environ.get("H200_JOBS", "2"))
     with ThreadPoolExecutor(jobs) as pool:
+        only = set(filter(None, os.environ.get("H200_ONLY", "").split(",")))
         futures = [pool.submit(_advance_one, queue, home, label, task, candidate, labels.get(label))
-                   for label, task, candidate in selection()]
+                   for label, task, candidate in selection() if not only or label in only]
         for future in futures:
             label, run_id, line = future.result()
             if run_id and label not in labels:
@@ -100,6 +107,44 @@ def refs(queue: Path, home: Path) -> None:
     except Pending as wait:
         print(f"{len(wait.keys)} reference benches queued")
     (queue / "refs.json").write_text(json.dumps({c.key: c.digest() for c in calls}, indent=2))
+
+
+def retime(queue: Path, home: Path) -> None:
+    """Queue every run's best kernel (torch.compile and eager with it) in one batch."""
+    from diagnose.executors import Pending, QueueExecutor, RunnerCall
+
+    labels, calls = _labels(queue), []
+    stamp = f"{datetime.now(UTC):%Y%m%d%H%M}"
+    for label, task, _ in selection():
+        best = home / "runs" / labels.get(label, "-") / "best.py"
+        if label in labels and best.is_file():
+            calls.append(RunnerCall(f"{label}-best", "bench", REPO / "kernels" / task, best,
+                                    ["--device", "cuda", "--sizes", _task_sizes(task)[-1],
+                                     "--warmup-ms", "10", "--rep-ms", "50"],
+                                    order=20_000, tag=f"retime/{label}/{stamp}"))
+    try:
+        QueueExecutor(queue).run(calls, {}, lambda c, a: None)
+    except Pending as wait:
+        print(f"{len(wait.keys)} best kernels queued for retiming")
+    (queue / "retime.json").write_text(json.dumps({c.key: c.digest() for c in calls}, indent=2))
+
+
+def _retimed(queue: Path, label: str) -> dict | None:
+    """The retime batch's best / compile / eager for one run, when it came back."""
+    path = queue / "retime.json"
+    digest = json.loads(path.read_text()).get(f"{label}-best") if path.is_file() else None
+    answer = _result(queue, digest)
+    if not answer or not answer.get("points"):
+        return None
+    impls = answer["points"][-1].get("impls") or {}
+    best = (impls.get("candidate") or {})
+    if best.get("status") != "ok":
+        return None
+    return {"best_ms": best.get("median_ms"), "compile_ms": _ms(answer, "compile"),
+            "eager_ms": _ms(answer, "eager"),
+            "pct_of_copy": (best.get("roofline") or {}).get("pct_of_bandwidth"),
+            "bound": (best.get("roofline") or {}).get("bound"),
+            "compile_cause": (impls.get("compile") or {}).get("cause")}
 
 
 def _task_sizes(task: str) -> list[str]:
@@ -154,9 +199,19 @@ def report(queue: Path, home: Path, out: Path, earlier: Path | None = None) -> N
                "bound": roof.get("bound"), "pct_of_copy": roof.get("pct_of_bandwidth"),
                "pct_of_cublas": (100 * s["eager_ms"] / s["best_ms"]) if meta.get("category") in GEMM_CATEGORIES
                and s["eager_ms"] and s["best_ms"] else None}
-        if not s["compile_ms"] and earlier_rows.get(label, {}).get("compile_ms") and s["best_ms"]:
+        again = _retimed(queue, label)
+        if again:  # one session, one batch: best, torch.compile and eager side by side
+            row.update(round_best_ms=row["best_ms"], retimed=True, best_ms=again["best_ms"],
+                       compile_ms=again["compile_ms"], eager_ms=again["eager_ms"],
+                       pct_of_copy=again["pct_of_copy"], bound=again["bound"] or row["bound"],
+                       compile_cause=again["compile_cause"])
+            row["over_compile"] = (again["compile_ms"] / again["best_ms"]
+                                   if again["compile_ms"] and again["best_ms"] else None)
+            if meta.get("category") in GEMM_CATEGORIES and again["eager_ms"] and again["best_ms"]:
+                row["pct_of_cublas"] = 100 * again["eager_ms"] / again["best_ms"]
+        if not row["compile_ms"] and earlier_rows.get(label, {}).get("compile_ms") and row["best_ms"]:
             row.update(compile_ms=earlier_rows[label]["compile_ms"], compile_from=earlier.name,
-                       over_compile=earlier_rows[label]["compile_ms"] / s["best_ms"])
+                       over_compile=earlier_rows[label]["compile_ms"] / row["best_ms"])
         if label in DEFECTS:
             slow = _ms(_result(queue, ref_ids.get(f"{label}-slow")))
             fixed = _ms(_result(queue, ref_ids.get(f"{label}-fixed")))
@@ -171,7 +226,9 @@ def report(queue: Path, home: Path, out: Path, earlier: Path | None = None) -> N
            "ceilings": ceil.get("ceilings"), "copy_gbps": copy_gbps, "rows": rows,
            "driver": [json.loads(p.read_text()) for p in sorted(queue.glob("driver-*.json"))],
            "targets": _targets(rows), "commands": COMMANDS,
-           "knowledge_base": (home / "chroma").is_dir(), "earlier": earlier.name if earlier else None}
+           "knowledge_base": (home / "chroma").is_dir(), "earlier": earlier.name if earlier else None,
+           "notes": [ln[2:] if ln.startswith("- ") else ln for ln in (queue / "notes.md").read_text()
+                     .splitlines() if ln.strip()] if (queue / "notes.md").is_file() else None}
     out.with_suffix(".json").write_text(json.dumps(doc, indent=2))
     out.with_suffix(".md").write_text(_markdown(doc))
     print(out.with_suffix(".md").read_text())
@@ -273,6 +330,7 @@ COMMANDS = [
     "device: python bench/optimize/device_batch.py Q --budget S   # on the H200, via the device tool",
     "python bench/optimize/h200.py advance Q HOME   # reads the answers, queues the next round",
     "python bench/optimize/h200.py refs Q HOME      # slow.py / fixed.py timed beside the last round",
+    "python bench/optimize/h200.py retime Q HOME    # every run's best kernel timed again with torch.compile and eager, one batch",
     "python bench/optimize/h200.py report Q HOME results/optimize-h200",
 ]
 
@@ -297,7 +355,7 @@ def _markdown(doc: dict) -> str:
     for r in doc["rows"]:
         lines.append(f"| {r['label']} | {r['kind']} | {r['status']} | {r['rounds_done']} | "
                      f"{','.join(map(str, r['accepted'])) or '-'} | {r['best_round']} | {_f(r['best_vs_input'], '.2f')} | "
-                     f"{_f(r['best_ms'], '.4f')} | {_f(r['compile_ms'], '.4f')}{'†' if r.get('compile_from') else ''} | {_f(r['over_compile'], '.2f')} | "
+                     f"{_f(r['best_ms'], '.4f')}{'‡' if r.get('retimed') else ''} | {_f(r['compile_ms'], '.4f')}{'†' if r.get('compile_from') else ''} | {_f(r['over_compile'], '.2f')} | "
                      f"{_f(r['pct_of_copy'], '.0f')} | {_f(r['pct_of_cublas'], '.0f')} | "
                      f"{_f(r.get('fixed_speedup'), '.2f')}{'*' if r.get('target_source', '').endswith('.json') else ''} | "
                      f"{_f(r.get('recovered'), '.2f')} | {r['reverified']} |")
@@ -317,10 +375,14 @@ def _markdown(doc: dict) -> str:
     w = t["median_best_round"]
     lines.append(f"| best round by round 5 (median) | {_f(b, '.1f')} over decided runs (best round 0 = nothing accepted); {_f(w['median_with_a_win'], '.1f')} over the {len(w['runs_with_a_win'])} runs with a win; at most {ROUNDS} rounds were run | {b is not None and b <= 5} |")
     lines.append(f"| every accepted kernel re-verified | failing: {', '.join(t['all_reverified']['failing']) or 'none'} | {t['all_reverified']['value']} |")
+    if any(r.get("retimed") for r in doc["rows"]):
+        lines += ["", "‡ retimed: the best kernel benched once more in the `retime` batch, beside torch.compile "
+                  "and eager in the same child process; % copy, % cuBLAS and x compile use these times."]
     if doc.get("earlier"):
         lines += ["", f"† torch.compile time from the earlier session's report (`results/{doc['earlier']}`, same "
                   "device kind and versions): this session's torch.compile timings failed (see the notes)."]
-    lines += ["", "## Notes", ""] + [f"- {n}" for n in NOTES]
+    notes = doc.get("notes") or NOTES
+    lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
     lines += ["", "## Commands", ""] + [f"    {c}" for c in doc["commands"]]
     lines += ["", "## Why each run stopped", ""] + [f"- {r['label']}: {r['status']}: {r['reason']}" for r in doc["rows"]]
     return "\n".join(lines) + "\n"
@@ -329,4 +391,4 @@ def _markdown(doc: dict) -> str:
 if __name__ == "__main__":
     cmd, *rest = sys.argv[1:]
     paths = [Path(p).resolve() for p in rest]
-    {"advance": advance, "refs": refs, "report": report}[cmd](*paths)
+    {"advance": advance, "refs": refs, "retime": retime, "report": report}[cmd](*paths)
