@@ -9,6 +9,7 @@ import re
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
+    JitKernel,
     KernelModule,
     ShapeInference,
     additive_terms,
@@ -423,4 +424,69 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     "once before the loop.",
                     ["IR: the load stays inside the loop after loop-invariant code motion"],
                     invariant_loads=len(loads)))
+    return matches
+
+
+def _program_names(kernel: JitKernel) -> set[str]:
+    """Local names whose value reads tl.program_id (directly)."""
+    return {name for name, stmts in kernel.assigns.items()
+            if any(isinstance(n, ast.Call) and call_name(n) == "program_id"
+                   for s in stmts if getattr(s, "value", None) is not None
+                   for n in ast.walk(s.value))}  # type: ignore[attr-defined]
+
+
+def _pointer_params(kernel: JitKernel, call: ast.Call) -> set[str]:
+    """The kernel parameter a load's address starts from (`x_ptr` in `base + offs` after
+    `base = x_ptr + row * stride`), following the leftmost term of each sum."""
+    params = {p.name for p in kernel.params if not p.constexpr}
+    node, seen = pointer_of(call), set()
+    while node is not None:
+        if isinstance(node, ast.BinOp):
+            node = node.left
+        elif isinstance(node, ast.Name) and node.id in params:
+            return {node.id}
+        elif isinstance(node, ast.Name) and node.id not in seen and kernel.assigns.get(node.id):
+            seen.add(node.id)
+            node = getattr(kernel.assigns[node.id][-1], "value", None)
+        else:
+            return set()
+    return set()
+
+
+@detector("prefix-rescan")
+def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
+    """A loop whose trip count grows with the program id and re-reads, from the same tensor,
+    the tiles that earlier programs own, to rebuild a running value (a scan's offset) each
+    program could have been handed: program p reads p tiles, C(C+1)/2 reads for C programs."""
+    matches = []
+    for kernel in module.kernels.values():
+        pids = _program_names(kernel)
+        loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For)
+                 and isinstance(n.iter, ast.Call) and call_name(n.iter) == "range"]
+        for loop in loops:
+            bound = depends_on(kernel, loop.iter)
+            direct = any(isinstance(c, ast.Call) and call_name(c) == "program_id"
+                         for c in ast.walk(loop.iter))
+            if not direct and not bound & pids:
+                continue
+            inner = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
+            inside = {id(c) for c in inner}
+            outer = [c for c in kernel.calls("load") if id(c) not in inside]
+            carried = [s for s in ast.walk(loop) if isinstance(s, ast.AugAssign)]
+            if not inner or not carried:
+                continue
+            shared = set().union(*(_pointer_params(kernel, c) for c in inner)) & set().union(
+                *(_pointer_params(kernel, c) for c in outer), set())
+            if not shared:
+                continue
+            matches.append(_match(
+                module, kernel, loop, "prefix-rescan", 0.7,
+                f"`{kernel.name}` loops up to a bound set by its program id and re-reads "
+                f"{', '.join(sorted(shared))}, which the program also loads as its own tile: each "
+                "program re-sums what the programs before it read, so the tensor is read about "
+                "C(C+1)/2 times for C programs. Carry the running value in one program that walks "
+                "the tiles in order, or scan per-tile totals in a second pass.",
+                ["profile: DRAM bytes read several times the tensor's size",
+                 "profile: time grows quadratically with the scanned length"],
+                reread=sorted(shared)))
     return matches
