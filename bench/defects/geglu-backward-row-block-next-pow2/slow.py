@@ -3,6 +3,7 @@ import torch
 import triton
 import triton.language as tl
 
+
 @triton.jit
 def geglu_exact_backward_kernel(dh_ptr, e_ptr, g_ptr, h_ptr, dup_ptr, dgate_ptr, N, BLOCK: tl.constexpr):
     cols = tl.arange(0, BLOCK)
