@@ -11,9 +11,11 @@ share of that support: the fact is observed even when the cause is not yet known
 
 Two kinds of support count for less than their confidence says:
 - a *fallback* (a tier's default when it cannot tell the cause: "no @triton.autotune", "below
-  the roofline for a reason the counters do not show") holds for almost any kernel, so it says
+  the roofline for a reason the counters do not show", a tier-4 answer whose passages decide
+  nothing and so repeat the symptom table's default) holds for almost any kernel, so it says
   nothing about this one: a family only fallbacks support ranks after every family some
-  specific finding supports;
+  specific finding supports, and adds nothing to the score of a family specific findings
+  support;
 - a hypothesis the IR could show but does not (`evidence["not_in_ir"]`, set by the ladder when
   tier 3 captured the kernel and none of the symptoms the idiom always leaves is there) counts
   at REFUTED_SHARE of its confidence.
@@ -79,12 +81,13 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
     """Rewrite families of all findings, best supported first: families with specific support
     before those only fallbacks support, then by score (ties: the higher tier)."""
     best: dict[str, dict[int, tuple[float, str]]] = {}
-    specific: set[str] = set()
+    specific = {family for tier in tiers for f in tier.findings if not is_fallback(f)
+                for family, _, _ in _supports(f)}
     for tier in tiers:
         for f in tier.findings:
             for family, confidence, card in _supports(f):
-                if not is_fallback(f):
-                    specific.add(family)
+                if is_fallback(f) and family in specific:
+                    continue  # a default guess adds nothing to a family the evidence names
                 seen = best.setdefault(family, {})
                 if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
                     seen[tier.tier] = (confidence, card)

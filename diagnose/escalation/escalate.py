@@ -264,7 +264,9 @@ def escalation_to_tier_result(esc: Escalation) -> TierResult:
         evidence={"question": esc.question, "condition": condition,
                   "passages": [f"{p.repo}:{p.cite}" for p in esc.passages],
                   "index": esc.index.status,
-                  "llm_summary": esc.llm.text if esc.llm else ""},
+                  "llm_summary": esc.llm.text if esc.llm else "",
+                  # no passage decided: the family is the symptom table's default, a prior
+                  "fallback": esc.verdict == "no-condition"},
         evidence_needed=needed, passes=[esc.pass_arg] if esc.pass_arg else []))
     return result
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from diagnose.triage.detectors.launch import FEW_WARPS
 
@@ -99,22 +100,27 @@ LOC_DEF = re.compile(r'^(#loc\d+) = loc\((.*)\)\s*$', re.M)
 
 def _loc_lines(ttgir: str) -> dict[str, int]:
     """#locN -> source line, following named locations (`loc("x"(#loc12))`) to their target."""
-    raw = dict(LOC_DEF.findall(ttgir))
-    lines: dict[str, int] = {}
+    return {ref: line for ref, (_, line) in _loc_sites(ttgir).items()}
 
-    def resolve(ref: str, depth: int = 0) -> int | None:
+
+def _loc_sites(ttgir: str) -> dict[str, tuple[str, int]]:
+    """#locN -> (source file, line), following named locations to their target."""
+    raw = dict(LOC_DEF.findall(ttgir))
+    sites: dict[str, tuple[str, int]] = {}
+
+    def resolve(ref: str, depth: int = 0) -> tuple[str, int] | None:
         body = raw.get(ref, "")
-        direct = re.match(r'"[^"]*":(\d+):\d+', body)
+        direct = re.match(r'"([^"]*)":(\d+):\d+', body)
         if direct:
-            return int(direct.group(1))
+            return direct.group(1), int(direct.group(2))
         inner = re.search(r"(#loc\d+)", body)
         return resolve(inner.group(1), depth + 1) if inner and depth < 8 else None
 
     for ref in raw:
-        line = resolve(ref)
-        if line is not None:
-            lines[ref] = line
-    return lines
+        site = resolve(ref)
+        if site is not None:
+            sites[ref] = site
+    return sites
 
 
 def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
@@ -333,14 +339,16 @@ def thin_k_dot(kir: KernelIR) -> list[Symptom]:
     if end is None:
         return []
     text = kir.stages[end].text
-    looped, locs = _in_loops(text), _loc_lines(text)
+    looped, sites = _in_loops(text), _loc_sites(text)
     for m in DOT_TYPES.finditer(text):
         rows, k, ty = int(m.group(1)), int(m.group(2)), m.group(3)
         size = ELEMENT_BYTES.get(ty, 1 if ty.startswith("f8") else 0)
         line_start = text.rfind("\n", 0, m.start()) + 1
+        file, line = sites.get(m.group(4), ("", kir.line))
+        if file and kir.file and Path(file).name != Path(kir.file).name:
+            continue  # a dot the compiler made from a broadcast-multiply-sum: not a K tile
         if not size or k * size > THIN_K_BYTES or line_start not in looped:
             continue
-        line = locs.get(m.group(4), kir.line)
         return [Symptom(id="thin-k-dot", kernel=kir.kernel, pass_arg="tritongpu-pipeline",
                         stage_index=end,
                         summary=f"the K loop's dot multiplies {rows}x{k}x{ty} tiles (line {line}): "

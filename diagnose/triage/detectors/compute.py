@@ -290,6 +290,40 @@ def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
     return len(subs) == 1
 
 
+def _broadcast_matmul(call: ast.Call) -> bool:
+    """tl.sum(a[:, :, None] * b[None, :, :], axis=1): a matrix product written as a 3-D
+    broadcast-multiply-reduce (both factors expanded with None)."""
+    arg = call.args[0] if call.args else None
+    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
+        arg = arg.func.value
+    if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)):
+        return False
+    return all(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Tuple)
+               and len(n.slice.elts) == 3 and "None" in ast.unparse(n.slice)
+               for n in (arg.left, arg.right))
+
+
+@detector("broadcast-matmul", ("cuda",))
+def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
+    """A tile product written as tl.sum of a 3-D broadcast product: the compiler may turn it
+    into a small fp32 dot, or it stays CUDA-core FMAs over a [M, K, N] temporary; tl.dot on
+    2-D tiles of 64-128 rows runs on the tensor cores."""
+    matches = []
+    for kernel in module.kernels.values():
+        for call in kernel.calls("sum"):
+            if _broadcast_matmul(call):
+                matches.append(_match(
+                    module, kernel, call, "broadcast-matmul", 0.7,
+                    f"`{kernel.name}` multiplies tiles as `{ast.unparse(call)[:70]}`: a matrix "
+                    "product written as a 3-D broadcast multiply and a sum, which holds an "
+                    "[M, K, N] temporary in registers and runs on CUDA cores (or as a tiny fp32 "
+                    "dot); `tl.dot` on 2-D tiles uses the tensor cores.",
+                    ["TTGIR: no warp_group_dot, or a dot of a few K columns in fp32",
+                     "SASS: FFMA instead of HMMA/WGMMA"]))
+                break
+    return matches
+
+
 @detector("matvec-per-row", ("cuda",))
 def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
     """Each program multiplies one row (a token) by a weight tile with broadcast-multiply-sum:
