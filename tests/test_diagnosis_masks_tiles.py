@@ -134,3 +134,31 @@ def test_a_one_mma_step_k_loop_is_an_ir_symptom_and_a_64_wide_one_is_not(tmp_pat
     wide = _diagnose(make_task(tmp_path, "wide", TASK_MM, MM.replace("KSTEP", "64")))
     symptoms = {f.evidence.get("symptom") for t in wide.tiers if t.tier == 3 for f in t.findings}
     assert "thin-k-dot" not in symptoms
+
+
+STREAMED_ROW = '''
+import triton, triton.language as tl
+
+@triton.jit
+def row_kernel(s_ptr, out_ptr, S, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    q = pid % S
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, BOUND, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(s_ptr + pid * S + cols, mask=cols < S, other=0.0)
+        x = tl.where(cols <= q, x, FILL)
+        acc += tl.exp(x)
+    tl.store(out_ptr + pid, tl.sum(acc, 0))
+'''
+
+
+@pytest.mark.parametrize("fill", ['float("-inf")', '-float("inf")', "-1e30"])
+def test_a_streamed_row_cut_by_position_is_seen_however_the_fill_is_spelled(fill: str) -> None:
+    cards = _cards(STREAMED_ROW.replace("BOUND", "S").replace("FILL", fill))
+    assert "common-causal-full-scan" in cards  # the loop reads past the diagonal
+
+
+def test_a_streamed_row_whose_loop_stops_at_the_diagonal_is_left_alone() -> None:
+    cards = _cards(STREAMED_ROW.replace("BOUND", "q + 1").replace("FILL", 'float("-inf")'))
+    assert not {"common-causal-full-scan", "common-mask-after-load"} & set(cards)

@@ -251,13 +251,18 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         loaded = loaded_names(kernel)
         for where in kernel.calls("where"):
-            if len(where.args) < 3 or not isinstance(where.args[2], ast.Constant | ast.UnaryOp):
+            if len(where.args) < 3 or not _constant_like(where.args[2]):
                 continue
             if _inside_loop_with_dot(kernel, where):
                 continue  # the skip-masked-tiles idiom: a score tile, not a load
+            if _inside_positional_loop(kernel, where):
+                continue  # the loop already stops at the program's diagonal: this is its edge
             cond = _expanded(kernel, where.args[0], where.lineno, keep=_positions(kernel))
             causal = _index_vs_index(kernel, cond)
-            value_loads = depends_on(kernel, where.args[1]) & loaded
+            shapes = ShapeInference(kernel)
+            value_loads = {n for n in depends_on(kernel, where.args[1]) & loaded
+                           if is_tile(shapes.shape(ast.Name(n, ast.Load(), lineno=where.lineno),
+                                                   where.lineno))}
             if not causal or not value_loads:
                 continue
             matches.append(_match(
@@ -269,6 +274,25 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: bytes read above the bytes the result depends on"],
                 condition=ast.unparse(causal[0])))
     return matches
+
+
+def _inside_positional_loop(kernel: JitKernel, node: ast.AST) -> bool:
+    """Inside a for loop whose bound reads the program's position (a causal loop's end)."""
+    positions = {name for name, stmts in kernel.assigns.items()
+                 if any("program_id" in ast.unparse(s) for s in stmts)}
+    return any(isinstance(loop, ast.For) and any(n is node for n in ast.walk(loop))
+               and (depends_on(kernel, loop.iter) & positions
+                    or "program_id" in ast.unparse(loop.iter))
+               for loop in ast.walk(kernel.node))
+
+
+def _constant_like(node: ast.expr) -> bool:
+    """A literal fill value however it is spelled: 0.0, -1e30, float("-inf"), -float("inf")."""
+    if isinstance(node, ast.UnaryOp):
+        return _constant_like(node.operand)
+    if isinstance(node, ast.Call) and call_name(node) == "float" and len(node.args) == 1:
+        return isinstance(node.args[0], ast.Constant)
+    return isinstance(node, ast.Constant)
 
 
 def _inside_loop_with_dot(kernel: JitKernel, node: ast.AST) -> bool:
@@ -286,9 +310,19 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
             body = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
-            if not any(call_name(c) == "dot" for c in body):
+            loaded_here = {t.id for c in body if call_name(c) == "load"
+                           for a in ast.walk(loop) if isinstance(a, ast.Assign)
+                           and any(n is c for n in ast.walk(a.value))
+                           for t in a.targets if isinstance(t, ast.Name)}
+            # a score tile of a dot, or values this loop loaded, cut by position
+            streamed = [w for w in body if call_name(w) == "where" and len(w.args) == 3
+                        and depends_on(kernel, w.args[1]) & loaded_here]
+            has_dot = any(call_name(c) == "dot" for c in body)
+            if not has_dot and not streamed:
                 continue
-            causal = [c for w in body if call_name(w) == "where" and w.args
+            wheres = [w for w in body if call_name(w) == "where"] if has_dot else [
+                w for w in streamed if _constant_like(w.args[2])]
+            causal = [c for w in wheres if w.args
                       for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w.lineno,
                                                                  keep=_positions(kernel)))]
             if not causal:
