@@ -16,7 +16,17 @@ from .gemm import GROUP_M
 from .grouping import REMAP
 from .launchargs import bound_args
 from .launchloop import _fresh
-from .source import Edit, Launch, Source, apply, calls_named, dotted, int_value, jit_kernels, launches
+from .source import (
+    Edit,
+    Launch,
+    Source,
+    apply,
+    calls_named,
+    dotted,
+    int_value,
+    jit_kernels,
+    launches,
+)
 from .tiles import KernelScope, TileAccess, gemm_tiles
 
 READY_HELPER = '''
@@ -81,14 +91,17 @@ class TmaPlan:
 
 
 def tma_descriptor_loads(text: str) -> list[Candidate]:
-    """The GEMM's tiles through tensor descriptors, launched when the operands are aligned; a
-    second candidate adds grouped tile order (GROUP_M rows of tiles share B in L2)."""
+    """The GEMM's tiles through tensor descriptors, launched when the operands are aligned; with
+    a plain 2-D grid also in grouped tile order (GROUP_M rows of tiles share B in L2) and on a
+    persistent grid, so one round measures the three (the dispatch cannot be rewritten twice)."""
     plan = _plan(text)
     if plan is None:
         return []
     out = [_candidate(plan, "tma", grouped=False)]
     if plan.axes is not None:
         out.append(_candidate(plan, "tma", grouped=True))
+        if plan.stores:
+            out.append(_candidate(plan, "tma_persistent", grouped=True))
     return out
 
 
