@@ -77,6 +77,9 @@ def test_tma_rules_leave_other_kernels_alone():
         assert tma_descriptor_loads(baseline(task)) == [] and tma_persistent(baseline(task)) == []
     [plain, *_] = tma_descriptor_loads(baseline("gemm_fp16"))
     assert tma_descriptor_loads(plain.source) == []  # already dispatching to a descriptor kernel
+    # a base moved inside the kernel (`q_ptr += bh * S * D`): a descriptor built at the top would
+    # read the unmoved base, so nothing is rewritten
+    assert "q_ptr += " in baseline("naive_attention") and tma_descriptor_loads(baseline("naive_attention")) == []
 
 
 def test_a_load_whose_mask_selects_more_than_bounds_keeps_its_pointers():

@@ -54,11 +54,14 @@ class KernelScope:
                                 n.value if isinstance(n, ast.Assign) and len(targets) == 1
                                 and isinstance(t, ast.Name) else None)
         self.bound = {k: v[0] for k, v in counts.items() if len(v) == 1 and v[0] is not None}
+        self.assigned = set(counts)
         self.loops = {n.target.id: n for n in ast.walk(fn) if isinstance(n, ast.For)
                       and isinstance(n.target, ast.Name)}
 
     def is_runtime_param(self, text: str) -> bool:
-        return text in self.params and not is_constexpr(self.params[text])
+        """A runtime parameter the kernel never reassigns (`a_ptr += batch * stride`): what a
+        descriptor built at the kernel's top may read."""
+        return text in self.params and not is_constexpr(self.params[text]) and text not in self.assigned
 
     def is_block(self, text: str) -> bool:
         return (text in self.params and is_constexpr(self.params[text])) or text.isdigit()
