@@ -193,3 +193,24 @@ def test_the_aligned_path_compiles_for_sm90_to_tma_copies(tmp_path):
         assert "ttng.warp_group_dot" in ttgir, kernel
     # the kept kernel (the ragged path) still loads through pointers
     assert "async_tma_copy" not in _compile_ttgir(tmp_path / "plain.py", "matmul_kernel")
+
+
+def test_an_accepted_gemm_takes_the_cublas_floor_and_the_proposer_reaches_tma():
+    # The H200 run's accepted gemm_fp16 kernel (autotuned, 82% of cuBLAS): its bench lacks the
+    # torch references, which the loop takes from the same session's parent bench, and the full
+    # ladder then concluded layout-friendly-shapes (no rule) with tma-descriptors ranked next.
+    from diagnose.optimize.loop import with_references
+
+    benches = json.loads((ROOT / "tests" / "optimize_fixtures" / "gemm_fp16_accepted_bench.json").read_text())
+    assert with_references(benches["candidate"], None) is None
+    merged = with_references(benches["candidate"], benches["parent"])
+    large = merged["points"][0]
+    assert large["impls"]["eager"]["median_ms"] == pytest.approx(0.1821, abs=1e-4)
+    assert large["candidate_vs_eager"] == pytest.approx(0.817, abs=1e-3)
+    assert with_references(merged, benches["parent"]) is None  # nothing left to add
+    diagnosis = json.loads((ROOT / "tests" / "optimize_fixtures" / "gemm_fp16_accepted_diagnosis.json").read_text())
+    [tuned] = gemm_autotune_configs(baseline("gemm_fp16"))
+    p = propose(Request("gemm_fp16", "", tuned.source, diagnosis, [], "layout-friendly-shapes"))
+    assert p.family == "tma-descriptors" and p.transformation == "tma_descriptor_loads"
+    assert "layout-friendly-shapes" in p.fallback and len(p.candidates) == 3
+    assert "82% of the rate eager torch reaches" in p.hypothesis
