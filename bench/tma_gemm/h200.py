@@ -5,7 +5,7 @@ tma_descriptor_loads makes of it (plain, grouped, persistent). Every file is ver
 at every task size (the ragged 1000x1531x777 takes the input's own kernel through the dispatch),
 then timed at the large size, input and candidates interleaved, REPEATS times.
 
-    python bench/tma_gemm/h200.py measure OUT [--repeats 2]   # on the device (torch + triton)
+    python bench/tma_gemm/h200.py measure OUT [--repeats 2] [--tasks gemm_fp16]   # on the device
     python bench/tma_gemm/h200.py report OUT results/tma-gemm-h200   # anywhere: .json and .md
 """
 
@@ -30,10 +30,10 @@ SIZE = "large"
 DEVICE = "cuda"  # --device cpu (with TRITON_INTERPRET=1 and --size small) dry-runs the pipeline
 
 
-def prepare(out: Path) -> dict[str, list[Path]]:
+def prepare(out: Path, tasks: tuple[str, ...] = TASKS) -> dict[str, list[Path]]:
     """task -> [input, candidates...] written under OUT/kernels/."""
     files: dict[str, list[Path]] = {}
-    for task in TASKS:
+    for task in tasks:
         base = (ROOT / "kernels" / task / "baseline.py").read_text()
         [tuned] = gemm_autotune_configs(base)
         if DEVICE == "cpu":  # the interpreter cannot time an autotuner: keep the first config
@@ -62,9 +62,13 @@ def runner(command: str, task: str, path: Path, *opts: str) -> dict:
         return {"error": (done.stderr or done.stdout)[-2000:]}
 
 
-def measure(out: Path, repeats: int) -> None:
-    files = prepare(out)
-    answers: dict = {"started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "tasks": {}}
+def measure(out: Path, repeats: int, tasks: tuple[str, ...] = TASKS) -> None:
+    """Answers go to OUT/answers.json, merged with those of earlier calls (one task per call fits
+    a 10-minute device call more surely)."""
+    files = prepare(out, tasks)
+    old = out / "answers.json"
+    answers: dict = json.loads(old.read_text()) if old.is_file() else {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "tasks": {}}
     for task, paths in files.items():
         rows = answers["tasks"][task] = {}
         for path in paths:
@@ -139,6 +143,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--device", default=DEVICE)
     ap.add_argument("--size", default=SIZE)
+    ap.add_argument("--tasks", default=",".join(TASKS), help="comma-separated (default: both GEMM tasks)")
     args = ap.parse_args()
     DEVICE, SIZE = args.device, args.size
     args.out.mkdir(parents=True, exist_ok=True)
@@ -146,7 +151,7 @@ def main() -> int:
         for task, paths in prepare(args.out).items():
             print(task, *(p.name for p in paths))
     elif args.action == "measure":
-        measure(args.out, args.repeats)
+        measure(args.out, args.repeats, tuple(args.tasks.split(",")))
     else:
         report(args.out, args.dest or ROOT / "results" / "tma-gemm-h200")
     return 0
