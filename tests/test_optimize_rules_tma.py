@@ -80,6 +80,11 @@ def test_tma_rules_leave_other_kernels_alone():
     # a base moved inside the kernel (`q_ptr += bh * S * D`): a descriptor built at the top would
     # read the unmoved base, so nothing is rewritten
     assert "q_ptr += " in baseline("naive_attention") and tma_descriptor_loads(baseline("naive_attention")) == []
+    # an early return would end a persistent program's remaining tiles: no persistent form
+    early = baseline("gemm_fp16").replace("    rk = tl.arange(0, BLOCK_K)\n",
+                                          "    rk = tl.arange(0, BLOCK_K)\n    if K == 0:\n        return\n")
+    assert "        return\n" in early and tma_persistent(early) == []
+    assert [c.params["persistent"] for c in tma_descriptor_loads(early)] == [False, False]
 
 
 def test_a_load_whose_mask_selects_more_than_bounds_keeps_its_pointers():

@@ -100,7 +100,7 @@ def tma_descriptor_loads(text: str) -> list[Candidate]:
     out = [_candidate(plan, "tma", grouped=False)]
     if plan.axes is not None:
         out.append(_candidate(plan, "tma", grouped=True))
-        if plan.stores:
+        if _loopable(plan):
             out.append(_candidate(plan, "tma_persistent", grouped=True))
     return out
 
@@ -109,9 +109,15 @@ def tma_persistent(text: str) -> list[Candidate]:
     """The descriptor kernel on a persistent grid: at most one program per SM, each walking tiles
     in grouped order, its descriptors built once."""
     plan = _plan(text)
-    if plan is None or plan.axes is None or not plan.stores:
+    if plan is None or plan.axes is None or not _loopable(plan):
         return []
     return [_candidate(plan, "tma_persistent", grouped=True)]
+
+
+def _loopable(plan: TmaPlan) -> bool:
+    """The body can run once per tile: it stores one tile and never returns early (a `return`
+    inside the tile loop would end the program's remaining tiles)."""
+    return bool(plan.stores) and not any(isinstance(n, ast.Return) for n in ast.walk(plan.fn))
 
 
 # ------------------------------------------------------------ reading the kernel and its launch
