@@ -6,7 +6,7 @@ at every task size (the ragged 1000x1531x777 takes the input's own kernel throug
 then timed at the large size, input and candidates interleaved, REPEATS times.
 
     python bench/tma_gemm/h200.py measure OUT [--repeats 2] [--tasks gemm_fp16]   # on the device
-    python bench/tma_gemm/h200.py report OUT results/tma-gemm-h200   # anywhere: .json and .md
+    python bench/tma_gemm/h200.py report OUT[,OUT2] results/tma-gemm-h200   # anywhere: .json, .md
 """
 
 from __future__ import annotations
@@ -96,8 +96,13 @@ def _ms(answer: dict, impl: str) -> float | None:
     return None
 
 
-def report(out: Path, dest: Path) -> None:
-    answers = json.loads((out / "answers.json").read_text())
+def report(outs: list[Path], dest: Path) -> None:
+    """One table from the answers of one or more device calls (OUT1,OUT2: one task each)."""
+    answers: dict = {"tasks": {}}
+    for out in outs:
+        part = json.loads((out / "answers.json").read_text())
+        answers.setdefault("started", part["started"])
+        answers["tasks"].update(part["tasks"])
     table, lines = {}, []
     for task, rows in answers["tasks"].items():
         eager = next((m for a in rows["input"]["bench"] if (m := _ms(a, "eager"))), None)
@@ -146,14 +151,15 @@ def main() -> int:
     ap.add_argument("--tasks", default=",".join(TASKS), help="comma-separated (default: both GEMM tasks)")
     args = ap.parse_args()
     DEVICE, SIZE = args.device, args.size
+    if args.action == "report":
+        report([Path(p) for p in str(args.out).split(",")], args.dest or ROOT / "results" / "tma-gemm-h200")
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     if args.action == "prepare":
         for task, paths in prepare(args.out).items():
             print(task, *(p.name for p in paths))
-    elif args.action == "measure":
-        measure(args.out, args.repeats, tuple(args.tasks.split(",")))
     else:
-        report(args.out, args.dest or ROOT / "results" / "tma-gemm-h200")
+        measure(args.out, args.repeats, tuple(args.tasks.split(",")))
     return 0
 
 
