@@ -87,6 +87,26 @@ def test_tma_rules_leave_other_kernels_alone():
     assert [c.params["persistent"] for c in tma_descriptor_loads(early)] == [False, False]
 
 
+POINTER_WALK = (ROOT / "tests" / "optimize_fixtures" / "pointer_walk_gemm.py").read_text()
+
+
+def test_a_k_loop_that_walks_its_tile_pointers_loads_at_the_walked_offset():
+    # `a_ptrs += BLOCK_K * stride_ak` after the load: iteration k reads K columns from
+    # k * BLOCK_K; `mask=offs_k < K - k * BLOCK_K` is that tile's bound K; `% M` wraps give M
+    [plain] = tma_descriptor_loads(POINTER_WALK)  # a grouped 1-D grid: no grouped/persistent form
+    tma = kernel_text(plain.source, "matmul_kernel_tma")
+    assert "a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])" in tma
+    assert "b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])" in tma
+    assert "shape=[M, K], strides=[stride_am, 1]" in tma and "shape=[K, N], strides=[stride_bk, 1]" in tma
+    assert "c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], c.to(c_ptr.dtype.element_ty))" in tma
+    # a walk the load does not follow (the step is two blocks) or a mask on the unshifted
+    # index (it would bound the first tile only) is not a tile walk: those loads keep pointers
+    two = POINTER_WALK.replace("a_ptrs += BLOCK_K * stride_ak", "a_ptrs += 2 * stride_ak")
+    assert "a = tl.load(a_ptrs" in tma_descriptor_loads(two)[0].source.split("def matmul_kernel_tma")[1]
+    fixed = POINTER_WALK.replace("mask=offs_k[None, :] < K - k * BLOCK_K", "mask=offs_k[None, :] < K")
+    assert "a = tl.load(a_ptrs" in tma_descriptor_loads(fixed)[0].source.split("def matmul_kernel_tma")[1]
+
+
 def test_a_load_whose_mask_selects_more_than_bounds_keeps_its_pointers():
     # a descriptor zero-fills only outside the tensor: a mask that also drops rows inside it
     # (here the first 8) would be lost, so that load stays a pointer load
@@ -153,12 +173,14 @@ def test_rewritten_gemm_runs_in_the_interpreter_and_dispatches_on_alignment(tmp_
         name = "persistent" if cand.params["persistent"] else "grouped" if cand.params["grouped"] else "plain"
         files.append(tmp_path / f"{name}.py")
         files[-1].write_text(cand.source)
+    files.append(tmp_path / "walk.py")
+    files[-1].write_text(tma_descriptor_loads(POINTER_WALK)[0].source)
     env = {**os.environ, "TRITON_INTERPRET": "1"}
     run = subprocess.run([sys.executable, "-c", RUN_CASES, *map(str, files)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     results = json.loads(run.stdout.strip().splitlines()[-1])
-    assert len(results) == 9
+    assert len(results) == 12
     for key, r in results.items():
         assert r["err"] < 0.05, key
         # K=40 and N=72 halves make 16-byte rows: descriptors; K=45 / N=29, or 16-byte rows whose
@@ -178,6 +200,8 @@ def _compile_ttgir(path: Path, kernel: str) -> str:
     signature = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", **dict.fromkeys(ints, "i32"),
                  **dict.fromkeys(("BLOCK_M", "BLOCK_N", "BLOCK_K"), "constexpr")}
     constexprs = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}
+    if "GROUP_M" in fn.arg_names:
+        signature["GROUP_M"], constexprs["GROUP_M"] = "constexpr", 8
     compiled = compile(ASTSource(fn, signature, constexprs), target=GPUTarget("cuda", 90, 32),
                        options={"num_warps": 8, "num_stages": 3})
     return compiled.asm["ttgir"]
@@ -190,8 +214,10 @@ def test_the_aligned_path_compiles_for_sm90_to_tma_copies(tmp_path):
     plain, _, persistent = tma_descriptor_loads(baseline("gemm_fp16"))
     (tmp_path / "plain.py").write_text(plain.source)
     (tmp_path / "persistent.py").write_text(persistent.source)
+    (tmp_path / "walk.py").write_text(tma_descriptor_loads(POINTER_WALK)[0].source)
     for path, kernel in ((tmp_path / "plain.py", "matmul_kernel_tma"),
-                         (tmp_path / "persistent.py", "matmul_kernel_tma_persistent")):
+                         (tmp_path / "persistent.py", "matmul_kernel_tma_persistent"),
+                         (tmp_path / "walk.py", "matmul_kernel_tma")):
         ttgir = _compile_ttgir(path, kernel)
         assert "ttng.async_tma_copy_global_to_local" in ttgir, kernel
         assert "ttng.async_tma_copy_local_to_global" in ttgir, kernel  # the tile store too
