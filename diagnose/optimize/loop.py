@@ -4,6 +4,7 @@ and faster beyond the noise (docs/runs.md). Every step leaves a file; resume rea
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from diagnose.executors import Pending, RunnerCall, passed
 from diagnose.proposers import Proposal, Request
 
 from .noise import MIN_GAIN, RatioBound, Timing, ratio_bound
-from .runs import RoundDir, RunRecord, now, sha256, unified_diff
+from .runs import RoundDir, RunRecord, now, read_json, sha256, unified_diff
 
 Diagnoser = Callable[[Path, Path | None], dict]       # (kernel file, parent bench JSON) -> Diagnosis JSON
 Proposer = Callable[[Request], Proposal]
@@ -150,16 +151,22 @@ class Loop:
             diagnosis = same[-1].read("diagnosis.json")
         else:
             self.progress(f"[{self.s['target']}] round {rd.number}: diagnosing round {parent.number}'s kernel")
-            diagnosis = self.diagnose(parent.path / "kernel.py", self._bench_file(parent))
+            diagnosis = self.diagnose(parent.path / "kernel.py", self._bench_file(parent, rd))
         if diagnosis.get("verdict") != "concluded" and not keep_inconclusive:
             return None
         rd.write("diagnosis.json", diagnosis)
         return diagnosis
 
-    def _bench_file(self, parent: RoundDir) -> Path | None:
+    def _bench_file(self, parent: RoundDir, rd: RoundDir) -> Path | None:
+        """The parent's own bench; an accepted candidate's lacks the torch references (a queue
+        times them once per round, beside the round's parent), so they are taken from that bench
+        of the same session: tier 2 then sees what cuBLAS reaches on the same work."""
         key = "kernel" if parent.number == 0 else parent.read("verdict.json")["candidate"]
         path = parent.path / "runner" / f"bench-{key}-r0.json"
-        return path if path.is_file() else None
+        if not path.is_file():
+            return None
+        merged = with_references(read_json(path), parent.runner_answer("bench-parent-r0"))
+        return path if merged is None else rd.write("parent-bench.json", merged)
 
     def _proposal(self, rd: RoundDir, parent: RoundDir, diagnosis: dict) -> dict:
         if rd.has("proposal.json"):
@@ -375,6 +382,26 @@ def passages_of(diagnosis: dict) -> list[dict]:
                 seen.add(key)
                 out.append({k: p.get(k, "") for k in ("path", "start_line", "end_line", "repo", "symbol", "permalink")})
     return out
+
+
+def with_references(answer: dict, refs: dict | None) -> dict | None:
+    """`answer` with the eager/compile times of `refs` where its own points have none (same size
+    and dtype); None when there is nothing to add."""
+    if not refs:
+        return None
+    by_point = {(p.get("size"), p.get("dtype")): p.get("impls") or {} for p in refs.get("points", [])}
+    out, added = json.loads(json.dumps(answer)), False
+    for p in out.get("points", []):
+        impls, theirs = p.setdefault("impls", {}), by_point.get((p.get("size"), p.get("dtype")), {})
+        mine = (impls.get("candidate") or {}).get("median_ms")
+        for name in ("eager", "compile"):
+            ref = theirs.get(name) or {}
+            if name not in impls and ref.get("status") == "ok" and ref.get("median_ms"):
+                impls[name] = {**ref, "note": "timed beside the round's parent in the same session"}
+                if mine:
+                    p[f"candidate_vs_{name}"] = ref["median_ms"] / mine
+                added = True
+    return out if added else None
 
 
 def _timing(answer: dict | None, size: str) -> Timing | None:

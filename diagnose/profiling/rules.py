@@ -16,6 +16,7 @@ from .roofline import (
     COMPUTE,
     LAUNCH,
     MEMORY,
+    NEAR_CEILING_PCT,
     OCCUPANCY,
     RooflinePlace,
     launch_floor,
@@ -26,6 +27,10 @@ NON_HOTSPOT_CAP = 0.3        # a size that is not the hotspot never leads the la
 EXCESS_TRAFFIC_FACTOR = 1.5  # DRAM busier than the useful bytes explain by this much: wasted sectors
 TENSOR_CORE_MARGIN = 1.15    # fp32 work at most this far above the fp32 (SIMT) rate: no tensor cores
 UNKNOWN_LIMITER_CONFIDENCE = 0.4  # occupancy low for no reason the counters show: below confirming
+# A compute-bound hotspot past the roofline's near bar that a reference (cuBLAS through eager
+# torch) still beats on the same work: tiles and MMAs are right, and what the library does
+# better is how tiles reach the tensor cores. A hypothesis the TTGIR can confirm (no TMA copies).
+REFERENCE_GAP_CONFIDENCE = 0.45
 # Launch configuration the counters name outright (programs below the SM count, one or two
 # warps per program) while the hotspot sits this far below its ceiling: the configuration
 # explains the time, so tier 2 can conclude without the IR.
@@ -273,6 +278,16 @@ def _compute_hint(p: RooflinePlace, c: CounterFacts | None) -> Hint:
                     f"compute-bound at {p.pct_of_ceiling:.0f}% with warps waiting on global loads "
                     "(long_scoreboard): loads are not overlapped with the MMAs",
                     ["autotune-configs", "tma-descriptors"], ["IR: num_stages of the K loop"])
+    if p.floor_from != "roofline" and (p.pct_of_ceiling or 0) >= NEAR_CEILING_PCT:
+        reference = "eager torch" if p.floor_from == "eager" else "torch.compile"
+        return Hint("tma-descriptors", "cuda-no-tma-descriptors", REFERENCE_GAP_CONFIDENCE,
+                    f"compute-bound at {p.pct_of_ceiling:.0f}% of the rate {reference} reaches on the "
+                    f"same work, past the roofline's {NEAR_CEILING_PCT:.0f}% bar: the tiles suit the "
+                    "tensor cores, and what the reference still does better is feeding them "
+                    "(TMA tile loads, a persistent grid)",
+                    ["persistent-kernel", "autotune-configs", "l2-grouped-ordering"],
+                    ["TTGIR: ttng.async_tma_copy_global_to_local in the K loop (absent: tiles "
+                     "through pointers)"])
     return Hint("autotune-configs", "common-no-autotune", 0.4,
                 f"compute-bound at {p.pct_of_ceiling:.0f}% of the {p.compute_ceiling} matmul rate",
                 COMPUTE_ALTERNATIVES, ["ncu: warp stall reasons and tensor-core pipe utilisation"],

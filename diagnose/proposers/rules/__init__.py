@@ -16,6 +16,7 @@ from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
 from .split import shrink_rows_per_program, widen_grid_stride
+from .tma import tma_descriptor_loads, tma_persistent
 from .tuning import retune_block_sizes, retune_input_precision, retune_num_stages, retune_num_warps
 from .units import loop_to_grid_axis
 
@@ -45,6 +46,11 @@ RULES: list[tuple[str, Transformation]] = [
     ("split-work-across-programs", loop_to_grid_axis),
     ("one-launch-over-grid", launch_loop_to_grid_axis),
     ("l2-grouped-ordering", add_grouped_ordering),
+    # descriptor loads in plain, grouped and persistent form, measured together; the persistent
+    # form alone once those were tried (and where a tail wave names a persistent grid)
+    ("tma-descriptors", tma_descriptor_loads),
+    ("tma-descriptors", tma_persistent),
+    ("persistent-kernel", tma_persistent),
     ("reduce-along-contiguous-axis", transpose_strided_tile),
     ("coalesce-contiguous-axis", transpose_strided_tile),
 ]
