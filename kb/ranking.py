@@ -27,10 +27,6 @@ MAX_NEW_CALLEES = 3
 # the first TEXT_POOL of them.
 RERANK_POOL = 60
 TEXT_POOL = 30
-# Pseudo-relevance feedback (RM3-like): the words the first PRF_DOCS fused hits share most, by
-# IDF, become a second BM25 query of PRF_TERMS words; its score is one more reranker feature.
-PRF_DOCS = 10
-PRF_TERMS = 10
 PROSE_KINDS = ("doc_section", "pattern_card", "text")
 _COMMENT = ("//", "#", "*", "/*", '"""', "'''", "--")
 _LINES: dict[str, list[tuple[bool, frozenset[str]]]] = {}  # chunk id -> tokenized lines
@@ -152,41 +148,15 @@ def tokenized_lines(cid: str, text: str, prose: bool) -> Lines:
     return got
 
 
-def idf(pool: Pool, words: set[str] | None = None) -> dict[str, float]:
-    """BM25 IDF of the question's words (or of `words`) that the index knows."""
-    lex, n = pool.lex, len(pool.lex.ids)
+def idf(pool: Pool) -> dict[str, float]:
+    n = len(pool.lex.ids)
     out = {}
-    for t in pool.words if words is None else words:
-        j = lex.vocab.get(t)
+    for t in pool.words:
+        j = pool.lex.vocab.get(t)
         if j is not None:
-            df = int(lex.indptr[j + 1] - lex.indptr[j])
+            df = int(pool.lex.indptr[j + 1] - pool.lex.indptr[j])
             out[t] = float(np.log(1 + (n - df + 0.5) / (df + 0.5)))
     return out
-
-
-def prf_terms(pool: Pool, lines: dict[int, Lines]) -> dict[str, float]:
-    """The PRF_TERMS words, not the question's, that most of the first PRF_DOCS fused hits
-    hold, weighted by (hits holding it) x IDF and scaled to a best weight of 1."""
-    top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:PRF_DOCS]
-    held: dict[str, int] = {}
-    for c in top:
-        for t in set().union(*(toks for _, toks in lines.get(c.doc, []))):
-            if t not in pool.words:
-                held[t] = held.get(t, 0) + 1
-    weights = idf(pool, {t for t, n in held.items() if n >= 2})
-    best = sorted(((held[t] * w, t) for t, w in weights.items()), reverse=True)[:PRF_TERMS]
-    return {t: v / best[0][0] for v, t in best} if best else {}
-
-
-def prf_scores(pool: Pool, cands: list[Candidate], lines: dict[int, Lines]) -> None:
-    """Each candidate's BM25 for the feedback terms, over the best of the candidates."""
-    terms = prf_terms(pool, lines)
-    if not terms:
-        return
-    full = pool.lex.weighted_scores(terms)
-    top = max(float(full[c.doc]) for c in cands) or 1.0
-    for c in cands:
-        c.prf = float(full[c.doc]) / top
 
 
 def rerank(pool: Pool, reranker: Reranker, lines: dict[int, Lines] | None = None) -> None:
@@ -195,7 +165,6 @@ def rerank(pool: Pool, reranker: Reranker, lines: dict[int, Lines] | None = None
     keep = rescored(pool)
     votes = file_votes(pool, keep)
     weights = idf(pool)
-    prf_scores(pool, keep, lines or {})
     for c in keep:
         got = (lines or {}).get(c.doc)
         c.features = features(pool, c, votes, None if got is None else text_features(got, weights))

@@ -32,13 +32,8 @@ FEATURES = (
     "lex", "lex_base", "cover", "dense", "dense_in", "lex_rr", "dense_rr", "sym", "path",
     "kind_code", "kind_pass_def", "kind_doc", "kind_lit_test", "kind_card", "kind_other",
     "backend_match", "callee", "log_len", "own", "file_votes", "line_max", "comment_cover",
-    "comment_dense", "win_max", "text_cover", "test_path", "prf",
+    "comment_dense",
 )
-# The window of consecutive lines `win_max` reads: a decision spans a condition and its branch.
-WINDOW = 5
-# Path parts of test, tutorial and example code: it shows behaviour, the compiler decides it.
-TEST_PARTS = frozenset(("test", "tests", "unittest", "unittests", "tutorials", "examples",
-                        "generalization_cases", "pytest_ut"))
 # passwise's own pattern cards and notes: summaries that point at sources, not sources.
 OWN_SOURCES = ("passwise-patterns", "passwise-notes")
 
@@ -57,7 +52,6 @@ class Candidate:
     dense_rank: int | None = None
     callee: bool = False
     comment: float = 0.0  # cosine with the chunk's comment view (kb/views.py), 0 without one
-    prf: float = 0.0  # BM25 of the pseudo-relevance-feedback terms (ranking.prf_terms)
     fused: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
 
@@ -68,29 +62,17 @@ def _share(words: set[str], text: str) -> float:
 
 
 def text_features(lines: list[tuple[bool, frozenset[str]]], idf: dict[str, float]) -> dict[str, float]:
-    """From the chunk's tokenized lines (its own text, without enrichment): the IDF-weighted share
-    of the question's words on its best single line and its best window of WINDOW lines (where
-    the answer is decided, words sit together), in its comments, and anywhere in its text."""
+    """From the chunk's tokenized lines: the IDF-weighted share of the question's words on its
+    best single line (where the answer is decided, words sit together), and in its comments."""
     total = sum(idf.values()) or 1.0
-    best = best_win = 0.0
+    best = 0.0
     comment: set[str] = set()
-    every: set[str] = set()
-    for n, (is_comment, toks) in enumerate(lines):
+    for is_comment, toks in lines:
         best = max(best, sum(idf[t] for t in toks if t in idf))
-        window = set().union(*(t for _, t in lines[max(0, n - WINDOW + 1):n + 1]))
-        best_win = max(best_win, sum(v for t, v in idf.items() if t in window))
-        every |= toks
         if is_comment:
             comment |= toks
-    return {"line_max": best / total, "win_max": best_win / total,
-            "comment_cover": sum(v for t, v in idf.items() if t in comment) / total,
-            "text_cover": sum(v for t, v in idf.items() if t in every) / total}
-
-
-def is_test_path(path: str) -> bool:
-    """Test, tutorial or example code (by its folders or a test_ file name)."""
-    parts = path.lower().split("/")
-    return bool(TEST_PARTS.intersection(parts[:-1])) or parts[-1].startswith("test_")
+    return {"line_max": best / total,
+            "comment_cover": sum(v for t, v in idf.items() if t in comment) / total}
 
 
 def featurize(c: Candidate, words: set[str], meta: dict[str, str], best_lex: float,
@@ -115,13 +97,10 @@ def featurize(c: Candidate, words: set[str], meta: dict[str, str], best_lex: flo
         "backend_match": float(bool(backend) and meta.get("backend") == backend),
         "callee": float(c.callee), "log_len": math.log1p(doc_len) / 10.0,
         "own": float(meta.get("source", "") in OWN_SOURCES), "file_votes": file_votes,
-        **(text or NO_TEXT),
-        "comment_dense": c.comment, "test_path": float(is_test_path(path)), "prf": c.prf,
+        **(text or {"line_max": 0.0, "comment_cover": 0.0}),
+        "comment_dense": c.comment,
     }
     return f
-
-
-NO_TEXT = {"line_max": 0.0, "win_max": 0.0, "comment_cover": 0.0, "text_cover": 0.0}
 
 
 @dataclass(frozen=True)
