@@ -47,3 +47,21 @@ def test_cross_validation_scores_questions_the_fit_did_not_see():
     noise = fit_rerank.cross_validate(_pools(40, 2, telling=False), "listwise", 0.01, k=4, seeds=1)
     assert good["recall@5"] >= 0.9 and good["mrr@10"] >= 0.8
     assert noise["mrr@10"] < good["mrr@10"] - 0.3
+
+
+def test_lambdamart_learns_a_band_that_no_linear_weight_can_rank():
+    import rerank_cv
+
+    rng = np.random.default_rng(5)
+    data = []
+    for _ in range(30):
+        x = rng.uniform(0, 1, (25, 2))
+        y = ((x[:, 0] > 0.45) & (x[:, 0] < 0.55)).astype(float)
+        if not y.any():
+            x[0, 0], y[0] = 0.5, 1.0
+        data.append((x, y))
+    trees = rerank_cv.LambdaMART(40, 0.3, 4, 5).fit(data)
+    linear = fit_rerank.fit_listwise(data, 0.01)
+    top_tree = np.mean([y[np.argmax(trees.predict(x))] for x, y in data])
+    top_linear = np.mean([y[np.argmax(x @ linear)] for x, y in data])
+    assert top_tree >= 0.9 and top_linear <= 0.6
