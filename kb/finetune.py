@@ -2,7 +2,9 @@
 
 A plain torch loop: each step embeds a batch of queries and their documents, scores every query
 against every document of the batch (cosine x SCALE) and takes the cross-entropy towards its own
-document (the multiple-negatives ranking loss of sentence-transformers). Seeded and single-
+document (the multiple-negatives ranking loss of sentence-transformers). Pairs that carry a hard
+negative (kb/pairs.py) add it to the batch's documents, so each query also has to beat the
+BM25-nearest code of another file. Seeded and single-
 process, so one machine with one torch version rebuilds the same weights; kb/finetune.json pins
 their checksum (bench/kb/finetune.py checks it).
 """
@@ -21,6 +23,7 @@ from kb.pairs import Pair
 
 WEIGHTS_FILE = "model.safetensors"
 TUNED_NAME = "minilm-corpus-ft"  # the folder under PASSWISE_HOME/models the command writes
+TUNED_NAME_HN = "minilm-corpus-hn"  # the same, trained with hard negatives
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,9 @@ def train(pairs: list[Pair], base: Path, out: Path, args: TrainArgs, log=print) 
     for step in range(steps):
         batch = pairs[step * args.batch_size:(step + 1) * args.batch_size]
         q = _encode(model, [p.query for p in batch], args.query_tokens)
-        d = _encode(model, [p.document for p in batch], args.doc_tokens)
+        # hard negatives (kb.pairs.with_negatives) join the in-batch documents as extra columns
+        d = _encode(model, [p.document for p in batch] + [p.negative for p in batch if p.negative],
+                    args.doc_tokens)
         loss = torch.nn.functional.cross_entropy(q @ d.T * args.scale, labels)
         loss.backward()
         opt.step()

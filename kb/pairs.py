@@ -11,7 +11,9 @@ stored chunks or the pass registry, never over any question set:
 - `symbol`: the symbol's name split into words -> the function without its header line.
 
 The prose is removed from the document side, so the model has to learn what code that does
-the thing looks like rather than to copy words.
+the thing looks like rather than to copy words. `with_negatives` gives each pair a hard negative:
+the code chunk of another file that BM25 ranks highest for the query (it shares the query's words
+but is not the code the prose was written about).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 from kb.embed import as_words
@@ -47,6 +49,7 @@ class Pair:
     document: str
     miner: str
     chunk_id: str
+    negative: str = ""  # a hard negative document (with_negatives), empty without one
 
 
 def _is_comment(line: str, language: str) -> bool:
@@ -221,9 +224,42 @@ def mine(rows: Iterable[tuple[str, str, dict]], records: Iterable[dict], cap: in
     return chosen
 
 
+def with_negatives(pairs: list[Pair], rows: dict[str, tuple[str, dict]],
+                   top: Callable[[str, int], list[str]]) -> list[Pair]:
+    """Each pair with a hard negative: among the first 20 chunks `top(query, n)` ranks (chunk
+    ids, best first; BM25 over the index), the first code chunk of another file (a header and its
+    .cpp count as one) and another symbol (a vendored or installed copy of the same function is
+    no negative) that is neither test code nor ours. `rows` maps chunk id to (text, metadata). Pairs without one are dropped,
+    so every batch has as many negatives as queries."""
+    out = []
+    for p in pairs:
+        own = rows.get(p.chunk_id, ("", {}))[1]
+        for cid in top(p.query, 20):
+            text, meta = rows.get(cid, ("", {}))
+            if _negative_ok(meta, own) and cid != p.chunk_id:
+                out.append(Pair(p.query, p.document, p.miner, p.chunk_id, as_words(text)))
+                break
+    return out
+
+
+def _negative_ok(meta: dict, own: dict) -> bool:
+    return (meta.get("kind") in CODE_KINDS and meta.get("source") not in _SKIP_SOURCES
+            and not _TEST_PATH.search(meta.get("path", ""))
+            and _file_stem(meta) != _file_stem(own)
+            and _short_name(meta.get("symbol", "")) != _short_name(own.get("symbol", "")))
+
+
+def _file_stem(meta: dict) -> tuple[str, str]:
+    """Source and path without the extension: a header and its implementation are one file here
+    (the class declaration is no negative for its method)."""
+    return meta.get("source", ""), meta.get("path", "").rsplit(".", 1)[0]
+
+
 def pairs_sha256(pairs: list[Pair]) -> str:
-    """The checksum of a pair set, in its training order."""
+    """The checksum of a pair set, in its training order (a pair without a negative hashes as
+    it did before negatives existed, so older pins still hold)."""
     h = hashlib.sha256()
     for p in pairs:
-        h.update(json.dumps(asdict(p), sort_keys=True).encode() + b"\n")
+        row = {k: v for k, v in asdict(p).items() if k != "negative" or v}
+        h.update(json.dumps(row, sort_keys=True).encode() + b"\n")
     return h.hexdigest()

@@ -1,8 +1,8 @@
 """A feature-based reranker: a linear score over what each retriever and the chunk's metadata say.
 
 The weights live in kb/rerank.json and are fit on the development part of bench/kb/
-questions-v2.toml only (bench/kb/fit_rerank.py, logistic regression; the file records when,
-on what and with which command). At query time it is a dot product per candidate.
+questions-v2.toml only (bench/kb/fit_rerank.py, a listwise softmax loss over each pool; the file
+records when, on what and with which command). At query time it is a dot product per candidate.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ refusal to search an index with vectors of another model, and the comment views.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -10,8 +11,9 @@ import pytest
 
 from kb import finetune, pairs
 from kb.chunk import Chunk, header
-from kb.embed import MODEL_STATE_KEY, Embedder, packaged_model_path
+from kb.embed import MODEL_STATE_KEY, Embedder, as_words, packaged_model_path
 from kb.errors import KBError
+from kb.lexical import LexicalIndex
 from kb.search import KnowledgeBase
 from kb.store import Store
 from kb.views import CommentViews, comment_view, views_path
@@ -98,6 +100,33 @@ def test_mining_is_seeded_drops_repeated_queries_and_keeps_to_the_cap():
     assert all(p.chunk_id == PY[0] for p in first if p.miner != "symbol")
 
 
+OTHER_BODY = """\
+unsigned pickVectorWidthForStore(Value ptr) {
+  // the vector width of a store follows the contiguity of its pointer
+  return std::min<unsigned>(getContiguity(ptr), 4);
+}"""
+
+
+def test_a_hard_negative_is_the_bm25_nearest_code_of_another_file_and_symbol():
+    lead = next(p for p in pairs.code_pairs(*CPP) if p.miner == "doc_comment")
+    same_symbol = _row("python/installed/Coalesce.cpp", "getLoadVectorWidth", CPP_BODY + "\n// copy",
+                       "function", "cpp")
+    header_twin = _row("lib/Transforms/Coalesce.h", "CoalesceHelper",
+                       "/// widest vector width a load can use\nstruct CoalesceHelper {};", "class", "cpp")
+    test_code = _row("test/TestCoalesce.cpp", "testVectorWidth",
+                     "void testVectorWidth() { /* widest vector width of a load */ }", "function", "cpp")
+    other = _row("lib/Transforms/Store.cpp", "pickVectorWidthForStore", OTHER_BODY, "function", "cpp")
+    rows = [CPP, same_symbol, header_twin, test_code, other, PY]
+    lex = LexicalIndex.build(rows)
+    top = lambda q, n: [lex.ids[i] for i, _ in lex.top(q, n)]
+    assert top(lead.query, 20)[0] != other[0]  # BM25 alone would pick a copy or a twin
+    (got,) = pairs.with_negatives([lead], {c: (t, m) for c, t, m in rows}, top)
+    assert got.negative.startswith("lib transforms store cpp") and got.document == lead.document
+    # a pair without a negative hashes as before negatives existed (kb/finetune.json holds)
+    assert pairs.pairs_sha256([lead]) != pairs.pairs_sha256([got])
+    assert pairs.pairs_sha256([replace(got, negative="")]) == pairs.pairs_sha256([lead])
+
+
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory) -> tuple[Path, str]:
     """Two real optimizer steps on the mined pairs, saved under the default model's folder name
@@ -123,6 +152,15 @@ def test_training_writes_new_weights_with_the_returned_checksum_and_repeats_it(t
     assert again == sha  # seeded: the same pairs and arguments give the same weights here
     assert sha != finetune.file_sha256(packaged_model_path() / finetune.WEIGHTS_FILE)
     assert len(Embedder(str(out)).embed_query("vector width")) == 384
+
+
+def test_training_with_hard_negatives_moves_the_weights_elsewhere(tiny_model, tmp_path):
+    _, plain_sha = tiny_model
+    mined = pairs.code_pairs(*CPP) + pairs.code_pairs(*PY)
+    hard = [replace(p, negative=as_words(OTHER_BODY)) for p in mined[:4]]
+    args = finetune.TrainArgs(batch_size=2, query_tokens=16, doc_tokens=32, lr=1e-3, freeze_layers=5)
+    sha = finetune.train(hard, packaged_model_path(), tmp_path / "hn", args, log=lambda _m: None)
+    assert sha != plain_sha
 
 
 def _store_with(home: Path, embedder: Embedder) -> KnowledgeBase:

