@@ -324,6 +324,28 @@ def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+@detector("rank3-dot", ("cuda",))
+def rank3_dot(module: KernelModule, backend: str) -> list[Match]:
+    """tl.dot on 3-D tiles (a batch of products in one dot): the Hopper warp-group MMA takes
+    2-D operands only, so the batched dot falls back to mma.sync; put the batch on the grid
+    (or loop over it) and multiply 2-D tiles."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for dot in kernel.calls("dot"):
+            shape = shapes.shape(dot.args[0], dot.lineno) if dot.args else None
+            if shape and len(shape) == 3:
+                matches.append(_match(
+                    module, kernel, dot, "rank3-dot", 0.6,
+                    f"`tl.dot` in `{kernel.name}` multiplies 3-D tiles "
+                    f"(`{ast.unparse(dot.args[0])}` is {'x'.join(map(str, shape))}): the sm_90 "
+                    "warp-group MMA takes 2-D operands only, so a batched dot runs on the older "
+                    "mma path; put the batch on the grid and multiply 2-D tiles.",
+                    ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul (MMA v2)"]))
+                break
+    return matches
+
+
 @detector("matvec-per-row", ("cuda",))
 def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
     """Each program multiplies one row (a token) by a weight tile with broadcast-multiply-sum:
