@@ -348,3 +348,20 @@ def test_building_the_server_client_on_a_frozen_server_times_out(tmp_path):
     finally:
         server.signal(signal.SIGCONT)
         server.stop()
+
+
+def test_a_plans_new_sources_are_recorded_pending_in_one_store_write(tmp_path):
+    # a kill between two pending records once left `refresh` half a plan (CI, 2026-12-01)
+    from indexer.state import PENDING, SourceState, all_states, save_states
+
+    store = Store.open(tmp_path)
+    writes, write = [], store.state.write
+
+    def counted(doing, method, **kw):
+        writes.append((method, len(kw.get("ids") or [])))
+        return write(doing, method, **kw)
+
+    store.state.write = counted
+    save_states(store, [SourceState(n, {"name": n}, "corpus", status=PENDING) for n in "ab"])
+    assert writes == [("upsert", 2)]
+    assert sorted((s.name, s.status) for s in all_states(store)) == [("a", PENDING), ("b", PENDING)]
