@@ -376,3 +376,23 @@ def test_ascend_literal_grid_confidence_grows_with_the_rounds_it_costs():
     many = ASCEND_ROWS.replace("row_kernel[(M,)]", "row_kernel[(32768,)]")
     assert (_cards_at(triage(few, "r.py", "ascend"))["ascend-grid-exceeds-cores"]
             < _cards_at(triage(many, "r.py", "ascend"))["ascend-grid-exceeds-cores"])
+
+
+def test_a_grid_name_assigned_twice_before_the_launch_is_read_not_crashed_on() -> None:
+    # the second assignment used to be compared against the first one's tuple (AttributeError)
+    source = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 0.0, mask=offs < n)
+
+def run(x):
+    grid = (1,)
+    grid = (triton.cdiv(x.numel(), 1024),)
+    k[grid](x, x.numel(), BLOCK=1024)
+'''
+    cards = {f.card_id for f in triage(source, "k.py", "ascend").findings}
+    assert "ascend-grid-exceeds-cores" in cards

@@ -36,9 +36,10 @@ _CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")
 def _grid_elements(launch: Launch) -> list[ast.expr]:
     grid = launch.grid
     if isinstance(grid, ast.Name) and launch.launcher is not None:
+        name = grid.id  # the last assignment before the launch wins, even after an earlier one
         for node in ast.walk(launch.launcher):
             if (isinstance(node, ast.Assign) and node.lineno < launch.line
-                    and any(isinstance(t, ast.Name) and t.id == grid.id for t in node.targets)):
+                    and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)):
                 grid = node.value
     if isinstance(grid, ast.Lambda):
         grid = grid.body
