@@ -88,52 +88,44 @@ def advance(queue: Path, home: Path) -> None:
             print(f"{label}: {line}", flush=True)
 
 
-def refs(queue: Path, home: Path) -> None:
-    """Queue slow.py and fixed.py of every defect (torch.compile and eager with them)."""
+def _queue_benches(queue: Path, items: list[tuple[str, str, str, Path]], order: int,
+                   kind: str, stamp: str, record: str, what: str) -> None:
+    """Queue one bench per (key, label, task, kernel file) at the task's largest size,
+    torch.compile and eager beside it, and record key -> call digest in QUEUE/RECORD."""
     from diagnose.executors import Pending, QueueExecutor, RunnerCall
 
-    calls = []
-    for label, task, _ in selection():
-        if label not in DEFECTS:
-            continue
-        spec = _task_sizes(task)
-        for which in ("slow", "fixed"):
-            calls.append(RunnerCall(f"{label}-{which}", "bench", REPO / "kernels" / task,
-                                    REPO / "bench/defects" / label / f"{which}.py",
-                                    ["--device", "cuda", "--sizes", spec[-1], "--warmup-ms", "10", "--rep-ms", "50"],
-                                    order=10_000, tag=f"refs/{label}/{datetime.now(UTC):%Y%m%d%H}"))
+    calls = [RunnerCall(key, "bench", REPO / "kernels" / task, kernel,
+                        ["--device", "cuda", "--sizes", _task_sizes(task)[-1], "--warmup-ms", "10",
+                         "--rep-ms", "50"], order=order, tag=f"{kind}/{label}/{stamp}")
+             for key, label, task, kernel in items]
     try:
         QueueExecutor(queue).run(calls, {}, lambda c, a: None)
     except Pending as wait:
-        print(f"{len(wait.keys)} reference benches queued")
-    (queue / "refs.json").write_text(json.dumps({c.key: c.digest() for c in calls}, indent=2))
+        print(f"{len(wait.keys)} {what} queued")
+    (queue / record).write_text(json.dumps({c.key: c.digest() for c in calls}, indent=2))
+
+
+def refs(queue: Path, home: Path) -> None:
+    """Queue slow.py and fixed.py of every defect (torch.compile and eager with them)."""
+    items = [(f"{label}-{which}", label, task, REPO / "bench/defects" / label / f"{which}.py")
+             for label, task, _ in selection() if label in DEFECTS for which in ("slow", "fixed")]
+    _queue_benches(queue, items, 10_000, "refs", f"{datetime.now(UTC):%Y%m%d%H}", "refs.json",
+                   "reference benches")
 
 
 def retime(queue: Path, home: Path) -> None:
     """Queue every run's best kernel (torch.compile and eager with it) in one batch."""
-    from diagnose.executors import Pending, QueueExecutor, RunnerCall
-
-    labels, calls = _labels(queue), []
-    stamp = f"{datetime.now(UTC):%Y%m%d%H%M}"
-    for label, task, _ in selection():
-        best = home / "runs" / labels.get(label, "-") / "best.py"
-        if label in labels and best.is_file():
-            calls.append(RunnerCall(f"{label}-best", "bench", REPO / "kernels" / task, best,
-                                    ["--device", "cuda", "--sizes", _task_sizes(task)[-1],
-                                     "--warmup-ms", "10", "--rep-ms", "50"],
-                                    order=20_000, tag=f"retime/{label}/{stamp}"))
-    try:
-        QueueExecutor(queue).run(calls, {}, lambda c, a: None)
-    except Pending as wait:
-        print(f"{len(wait.keys)} best kernels queued for retiming")
-    (queue / "retime.json").write_text(json.dumps({c.key: c.digest() for c in calls}, indent=2))
+    labels = _labels(queue)
+    items = [(f"{label}-best", label, task, home / "runs" / labels[label] / "best.py")
+             for label, task, _ in selection()
+             if label in labels and (home / "runs" / labels[label] / "best.py").is_file()]
+    _queue_benches(queue, items, 20_000, "retime", f"{datetime.now(UTC):%Y%m%d%H%M}",
+                   "retime.json", "best kernels for retiming")
 
 
-def _retimed(queue: Path, label: str) -> dict | None:
+def _retimed(queue: Path, digests: dict, label: str) -> dict | None:
     """The retime batch's best / compile / eager for one run, when it came back."""
-    path = queue / "retime.json"
-    digest = json.loads(path.read_text()).get(f"{label}-best") if path.is_file() else None
-    answer = _result(queue, digest)
+    answer = _result(queue, digests.get(f"{label}-best"))
     if not answer or not answer.get("points"):
         return None
     impls = answer["points"][-1].get("impls") or {}
@@ -180,6 +172,8 @@ def report(queue: Path, home: Path, out: Path, earlier: Path | None = None) -> N
     ceil = json.loads((queue / "results/ceilings.json").read_text()) if (queue / "results/ceilings.json").is_file() else {}
     copy_gbps = (ceil.get("ceilings") or {}).get("copy_gbps")
     rows = []
+    retimed = (json.loads((queue / "retime.json").read_text())
+               if (queue / "retime.json").is_file() else {})
     earlier_rows = {r["label"]: r for r in json.loads(earlier.read_text())["rows"]} if earlier else {}
     for label, task, _ in selection():
         if label not in labels:
@@ -199,7 +193,7 @@ def report(queue: Path, home: Path, out: Path, earlier: Path | None = None) -> N
                "bound": roof.get("bound"), "pct_of_copy": roof.get("pct_of_bandwidth"),
                "pct_of_cublas": (100 * s["eager_ms"] / s["best_ms"]) if meta.get("category") in GEMM_CATEGORIES
                and s["eager_ms"] and s["best_ms"] else None}
-        again = _retimed(queue, label)
+        again = _retimed(queue, retimed, label)
         if again:  # one session, one batch: best, torch.compile and eager side by side
             row.update(round_best_ms=row["best_ms"], retimed=True, best_ms=again["best_ms"],
                        compile_ms=again["compile_ms"], eager_ms=again["eager_ms"],

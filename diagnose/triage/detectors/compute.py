@@ -7,7 +7,13 @@ import ast
 import re
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.memory import _match, depends_on, memory_ops, pointer_of
+from diagnose.triage.detectors.memory import (
+    _match,
+    bound_to_call,
+    depends_on,
+    memory_ops,
+    pointer_of,
+)
 from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
@@ -277,13 +283,19 @@ def split_k_atomics(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
-    """tl.sum(v[:, None] * W, axis=...) (or W * v[None, :]): a matrix-vector product written
-    as broadcast-multiply-reduce."""
+def _summed_product(call: ast.Call) -> ast.BinOp | None:
+    """The product a tl.sum reduces (through any `.to(...)`), when its argument is one."""
     arg = call.args[0] if call.args else None
     while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
         arg = arg.func.value
-    if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)):
+    return arg if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) else None
+
+
+def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
+    """tl.sum(v[:, None] * W, axis=...) (or W * v[None, :]): a matrix-vector product written
+    as broadcast-multiply-reduce."""
+    arg = _summed_product(call)
+    if arg is None:
         return False
     subs = [n for n in (arg.left, arg.right) if isinstance(n, ast.Subscript)
             and "None" in ast.unparse(n.slice)]
@@ -293,10 +305,8 @@ def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
 def _broadcast_matmul(call: ast.Call) -> bool:
     """tl.sum(a[:, :, None] * b[None, :, :], axis=1): a matrix product written as a 3-D
     broadcast-multiply-reduce (both factors expanded with None)."""
-    arg = call.args[0] if call.args else None
-    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
-        arg = arg.func.value
-    if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult)):
+    arg = _summed_product(call)
+    if arg is None:
         return False
     return all(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Tuple)
                and len(n.slice.elts) == 3 and "None" in ast.unparse(n.slice)
@@ -483,14 +493,6 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _program_names(kernel: JitKernel) -> set[str]:
-    """Local names whose value reads tl.program_id (directly)."""
-    return {name for name, stmts in kernel.assigns.items()
-            if any(isinstance(n, ast.Call) and call_name(n) == "program_id"
-                   for s in stmts if getattr(s, "value", None) is not None
-                   for n in ast.walk(s.value))}  # type: ignore[attr-defined]
-
-
 def _pointer_params(kernel: JitKernel, call: ast.Call) -> set[str]:
     """The kernel parameter a load's address starts from (`x_ptr` in `base + offs` after
     `base = x_ptr + row * stride`), following the leftmost term of each sum."""
@@ -516,7 +518,7 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
     program could have been handed: program p reads p tiles, C(C+1)/2 reads for C programs."""
     matches = []
     for kernel in module.kernels.values():
-        pids = _program_names(kernel)
+        pids = bound_to_call(kernel, "program_id")
         loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For)
                  and isinstance(n.iter, ast.Call) and call_name(n.iter) == "range"]
         for loop in loops:

@@ -11,6 +11,7 @@ from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import (
     MEMORY_OPS,
     _match,
+    bound_to_call,
     depends_on,
     memory_ops,
     pointer_of,
@@ -30,10 +31,13 @@ ATOMICS = tuple(op for op in MEMORY_OPS if op.startswith("atomic"))
 
 def loaded_names(kernel: JitKernel) -> set[str]:
     """Local names bound to a value that contains a tl.load (`x = tl.load(p).to(f32)` too)."""
+    return bound_to_call(kernel, "load")
+
+
+def _program_positions(kernel: JitKernel) -> set[str]:
+    """Local names whose assignment reads the program id (the program's position)."""
     return {name for name, stmts in kernel.assigns.items()
-            if any(isinstance(n, ast.Call) and call_name(n) == "load"
-                   for s in stmts if getattr(s, "value", None) is not None
-                   for n in ast.walk(s.value))}  # type: ignore[attr-defined]
+            if any("program_id" in ast.unparse(s) for s in stmts)}
 
 
 def _data_terms(kernel: JitKernel, node: ast.expr, line: int,
@@ -220,9 +224,7 @@ def _index_tiles(kernel: JitKernel) -> set[str]:
 
 def _positions(kernel: JitKernel) -> frozenset[str]:
     """Names not to inline when reading a condition: index tiles and program positions."""
-    programs = {name for name, stmts in kernel.assigns.items()
-                if any("program_id" in ast.unparse(s) for s in stmts)}
-    return frozenset(_index_tiles(kernel) | programs)
+    return frozenset(_index_tiles(kernel) | _program_positions(kernel))
 
 
 def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
@@ -278,8 +280,7 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
 
 def _inside_positional_loop(kernel: JitKernel, node: ast.AST) -> bool:
     """Inside a for loop whose bound reads the program's position (a causal loop's end)."""
-    positions = {name for name, stmts in kernel.assigns.items()
-                 if any("program_id" in ast.unparse(s) for s in stmts)}
+    positions = _program_positions(kernel)
     return any(isinstance(loop, ast.For) and any(n is node for n in ast.walk(loop))
                and (depends_on(kernel, loop.iter) & positions
                     or "program_id" in ast.unparse(loop.iter))
@@ -328,9 +329,7 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
             if not causal:
                 continue
             bound = depends_on(kernel, loop.iter)
-            positional = {name for name, stmts in kernel.assigns.items()
-                          if any("program_id" in ast.unparse(s) for s in stmts)}
-            if bound & positional:
+            if bound & _program_positions(kernel):
                 continue  # the loop already stops at the program's diagonal
             matches.append(_match(
                 module, kernel, loop, "full-kv-scan", 0.7,

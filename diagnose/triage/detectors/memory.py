@@ -47,6 +47,14 @@ def depends_on(kernel: JitKernel, node: ast.AST) -> set[str]:
     return seen
 
 
+def bound_to_call(kernel: JitKernel, name: str) -> set[str]:
+    """Local names bound to a value that contains a call of `name` (`x = tl.load(p).to(f32)`)."""
+    return {local for local, stmts in kernel.assigns.items()
+            if any(isinstance(n, ast.Call) and call_name(n) == name
+                   for s in stmts if getattr(s, "value", None) is not None
+                   for n in ast.walk(s.value))}  # type: ignore[attr-defined]
+
+
 def _match(module: KernelModule, kernel: JitKernel, node: ast.AST, detector_id: str,
            confidence: float, message: str, needed: list[str], **facts: object) -> Match:
     return Match(detector_id, kernel.name, getattr(node, "lineno", kernel.node.lineno),
