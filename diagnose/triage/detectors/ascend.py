@@ -13,11 +13,11 @@ from diagnose.triage.detectors.memory import _match, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
-    Launch,
     ShapeInference,
     call_name,
     constexpr_values,
     evaluate,
+    grid_elements,
     is_tile,
     launcher_env,
 )
@@ -31,19 +31,6 @@ VECTOR_CORES = 48
 ALIGN_BYTES = 32
 FP32_BYTES = 4
 _CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")
-
-
-def _grid_elements(launch: Launch) -> list[ast.expr]:
-    grid = launch.grid
-    if isinstance(grid, ast.Name) and launch.launcher is not None:
-        name = grid.id  # the last assignment before the launch wins, even after an earlier one
-        for node in ast.walk(launch.launcher):
-            if (isinstance(node, ast.Assign) and node.lineno < launch.line
-                    and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)):
-                grid = node.value
-    if isinstance(grid, ast.Lambda):
-        grid = grid.body
-    return list(grid.elts) if isinstance(grid, ast.Tuple | ast.List) else [grid]
 
 
 # Nearly every GPU-style launch has a grid that grows with the input, so that match alone is
@@ -69,7 +56,7 @@ def _strides_over_programs(kernel: JitKernel) -> bool:
 def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
-        elements = _grid_elements(launch)
+        elements = grid_elements(launch)
         text = " ".join(ast.unparse(e) for e in elements)
         if any(word in text for word in _CORE_WORDS):
             continue

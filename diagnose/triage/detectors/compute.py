@@ -188,13 +188,23 @@ def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+def _grouped_decode(kernel) -> bool:
+    """Whether program ids are already super-grouped: a group named as such, `tl.swizzle2d`, or
+    a scalar `min` of a program-dependent value (the last group's height, whatever its name)."""
+    if any("group" in name.lower() for name in kernel.assigns) \
+            or any("group" in p.name.lower() for p in kernel.params):
+        return True
+    return any(isinstance(n, ast.Call) and call_name(n) in ("swizzle2d", "min")
+               and any(_program_dependent(kernel, a) for a in n.args)
+               for n in ast.walk(kernel.node))
+
+
 @detector("matmul-pid-order", ("cuda",))
 def matmul_without_grouping(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         dots = kernel.calls("dot")
-        if not dots or any("group" in name.lower() for name in kernel.assigns) \
-                or any("group" in p.name.lower() for p in kernel.params):
+        if not dots or _grouped_decode(kernel):
             continue
         pids = kernel.calls("program_id")
         if not pids or not memory_ops(kernel):
@@ -203,7 +213,7 @@ def matmul_without_grouping(module: KernelModule, backend: str) -> list[Match]:
                 for p in pids}
         two_d = len(axes) >= 2
         decode = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv)
-                     and "pid" in ast.unparse(n.left) for n in ast.walk(kernel.node))
+                     and _program_dependent(kernel, n.left) for n in ast.walk(kernel.node))
         if not (two_d or decode):
             continue
         matches.append(_match(

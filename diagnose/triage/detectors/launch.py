@@ -15,6 +15,7 @@ from diagnose.triage.detectors.model import (
     ShapeInference,
     call_name,
     evaluate,
+    grid_elements,
     kwarg,
     launch_value,
     launcher_env,
@@ -402,7 +403,7 @@ UNDERFILL_FRACTION = 0.5  # programs below this share of the SMs: at least half 
 
 def _programs(module: KernelModule, launch: Launch) -> int | None:
     """Programs a launch starts: the grid evaluated in the host code, else the captured one."""
-    grid = launch.grid.elts if isinstance(launch.grid, ast.Tuple | ast.List) else [launch.grid]
+    grid = grid_elements(launch)
     env = launcher_env(module, launch)
     values = [evaluate(e, env) for e in grid]  # type: ignore[arg-type]
     if values and all(isinstance(v, int) for v in values):

@@ -262,6 +262,21 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
                         _int_constants(tree))
 
 
+def grid_elements(launch: Launch) -> list[ast.expr]:
+    """The launch grid's axes; a grid bound to a name before the launch is read through that
+    name (the last assignment before the launch wins), a `lambda meta:` grid through its body."""
+    grid = launch.grid
+    if isinstance(grid, ast.Name) and launch.launcher is not None:
+        name = grid.id
+        for node in ast.walk(launch.launcher):
+            if (isinstance(node, ast.Assign) and node.lineno < launch.line
+                    and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)):
+                grid = node.value
+    if isinstance(grid, ast.Lambda):
+        grid = grid.body
+    return list(grid.elts) if isinstance(grid, ast.Tuple | ast.List) else [grid]
+
+
 # ---- values -----------------------------------------------------------------------------
 
 POW2_UNKNOWN = "pow2"  # triton.next_power_of_2(<runtime size>): a power of two, value unknown
@@ -286,6 +301,8 @@ def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
         left, right = evaluate(node.left, env), evaluate(node.right, env)
         if isinstance(left, int) and isinstance(right, int):
             return _binop(node.op, left, right)
+        if _power_of_two_spelled(node, left):
+            return POW2_UNKNOWN
         return None
     if isinstance(node, ast.Call):
         name = call_name(node)
@@ -299,6 +316,13 @@ def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
         if name in {"min", "max"} and POW2_UNKNOWN in values:
             return POW2_UNKNOWN
     return None
+
+
+def _power_of_two_spelled(node: ast.BinOp, left: int | str | None) -> bool:
+    """`1 << k` or `2 ** k` of an unknown exponent: next_power_of_2 written by hand (the exponent is
+    usually `(n - 1).bit_length()` or `math.ceil(math.log2(n))`)."""
+    return ((isinstance(node.op, ast.LShift) and left == 1)
+            or (isinstance(node.op, ast.Pow) and left == 2))
 
 
 def _truth(node: ast.expr, env: dict[str, int]) -> bool | None:

@@ -1,0 +1,69 @@
+"""Metamorphic check of tier 1: does pattern triage name the same family when a development
+case's slow.py is rewritten in ways that keep its meaning and its defect?
+
+Real authors bind launch constants to locals or module constants, compute them, name their
+variables differently and spell a ceiling division by hand. A detector that reads one spelling
+only fails on kernels nobody tuned it on, so each rewrite below is applied alone to every
+DEVELOPMENT case (held-out cases are never read) and tier 1's first family is compared with the
+original's. A flip is a brittleness to fix in general form, found without spending held-out cases.
+
+    .venv/bin/python bench/defects/metamorphic.py [CASE ...] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from cases import REPO_ROOT, load_cases
+from spellings import respell
+
+sys.path.insert(0, str(REPO_ROOT))
+
+from diagnose.triage.tier import triage  # noqa: E402
+
+
+def first_family(source: str, path: str, backend: str) -> str:
+    result = triage(source, path, backend)
+    return result.findings[0].rewrite_family if result.findings else "-"
+
+
+def check_case(case) -> list[dict]:
+    source = case.slow.read_text()
+    base = first_family(source, str(case.slow), case.backend)
+    rows = []
+    for name, mutant in respell(source, str(case.slow)):
+        found = first_family(mutant, str(case.slow), case.backend)
+        rows.append({"case": case.name, "backend": case.backend, "rewrite": name,
+                     "original": base, "mutant": found, "flip": found != base,
+                     "expected": case.expected_family, "original_right": base == case.expected_family})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("cases", nargs="*")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    started = time.time()
+    cases = [c for c in load_cases(args.cases or None) if not c.held_out]
+    rows = [r for c in cases for r in check_case(c)]
+    flips = [r for r in rows if r["flip"]]
+    by_rewrite = Counter(r["rewrite"] for r in flips)
+    summary = {"cases": len(cases), "mutants": len(rows), "flips": len(flips),
+               "flips_from_right": sum(r["original_right"] for r in flips),
+               "by_rewrite": dict(by_rewrite), "seconds": round(time.time() - started, 1)}
+    for r in flips:
+        print(f"{r['case']:45s} {r['rewrite']:22s} {r['original']} -> {r['mutant']}")
+    print(json.dumps(summary, indent=1))
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "metamorphic.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,270 @@
+"""Meaning-preserving respellings of a Triton kernel file, the way other authors write the same
+code: launch constants bound to locals or module constants, renamed variables and constexpr
+parameters, a grid bound to a name, ceil-division and next_power_of_2 written by hand, launch
+options passed through a dict, the launcher wrapped in a class. Each rewrite mutates an ast tree
+in place and says whether it applied; `respell(source)` yields (name, new source) pairs.
+Used by bench/defects/metamorphic.py and tests/test_triage_spellings.py."""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable, Iterator
+
+Rewrite = Callable[[ast.Module], bool]  # mutates the tree in place; False when nothing applied
+
+
+def _is_jit(fn: ast.FunctionDef) -> bool:
+    return any("jit" in ast.unparse(d) for d in fn.decorator_list)
+
+
+def _jit_functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    return [n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_jit(n)]
+
+
+def _host_functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and not _is_jit(n)]
+
+
+def _launches(fn: ast.FunctionDef) -> list[ast.Call]:
+    """`kernel[grid](...)` calls in a host function."""
+    return [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Subscript)]
+
+
+def _statement_of(fn: ast.FunctionDef, node: ast.AST) -> tuple[list[ast.stmt], int] | None:
+    """The statement list and index holding `node` (innermost block)."""
+    for parent in ast.walk(fn):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, stmt in enumerate(block):
+                if isinstance(stmt, ast.stmt) and any(n is node for n in ast.walk(stmt)):
+                    inner = [s for s in ast.walk(stmt) if s is not stmt and isinstance(s, ast.stmt)
+                             and any(n is node for n in ast.walk(s))]
+                    if not inner:
+                        return block, i
+    return None
+
+
+def rename_locals(tree: ast.Module) -> bool:
+    """Every name a @triton.jit function assigns (not its parameters) gets a neutral name."""
+    changed = False
+    for fn in _jit_functions(tree):
+        params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+        stored = sorted({n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
+                         and isinstance(n.ctx, ast.Store) and n.id not in params})
+        mapping = {name: f"v{i}_{fn.name[:3]}" for i, name in enumerate(stored)}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and n.id in mapping:
+                n.id, changed = mapping[n.id], True
+    return changed
+
+
+def _hoist_keywords(tree: ast.Module, to_module: bool) -> bool:
+    """Launch keyword values (constants or expressions of the host's names) bound to a name first."""
+    changed, module_lines = False, []
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            where = _statement_of(fn, call)
+            if where is None:
+                continue
+            block, index = where
+            for kw in call.keywords:
+                if kw.arg is None or isinstance(kw.value, ast.Name):
+                    continue
+                is_const = isinstance(kw.value, ast.Constant)
+                if to_module and not is_const:
+                    continue
+                name = (f"_{kw.arg.upper()}_DEFAULT" if to_module else f"{kw.arg.lower()}_value")
+                bind = ast.Assign(targets=[ast.Name(name, ast.Store())], value=copy.deepcopy(kw.value),
+                                  lineno=0)
+                (module_lines if to_module else block).insert(
+                    len(module_lines) if to_module else index, bind)
+                if not to_module:
+                    index += 1
+                kw.value, changed = ast.Name(name, ast.Load()), True
+    if module_lines:
+        first = next(i for i, s in enumerate(tree.body) if not isinstance(s, (ast.Import, ast.ImportFrom, ast.Expr)))
+        tree.body[first:first] = module_lines
+    return changed
+
+
+def hoist_launch_keywords(tree: ast.Module) -> bool:
+    return _hoist_keywords(tree, to_module=False)
+
+
+def module_constants(tree: ast.Module) -> bool:
+    return _hoist_keywords(tree, to_module=True)
+
+
+def grid_to_local(tree: ast.Module) -> bool:
+    """`kernel[(a, b)](...)` becomes `launch_grid = (a, b)` then `kernel[launch_grid](...)`."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            grid = call.func.slice
+            if isinstance(grid, ast.Name):
+                continue
+            where = _statement_of(fn, call)
+            if where is None:
+                continue
+            block, index = where
+            block.insert(index, ast.Assign(targets=[ast.Name("launch_grid", ast.Store())],
+                                           value=copy.deepcopy(grid), lineno=0))
+            call.func.slice, changed = ast.Name("launch_grid", ast.Load()), True
+    return changed
+
+
+def spell_cdiv(tree: ast.Module) -> bool:
+    """`triton.cdiv(a, b)` written out as `(a + b - 1) // b`."""
+    changed = False
+
+    class Cdiv(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            nonlocal changed
+            self.generic_visit(node)
+            if ast.unparse(node.func) in ("triton.cdiv", "cdiv") and len(node.args) == 2:
+                a, b = node.args
+                changed = True
+                return ast.BinOp(ast.BinOp(ast.BinOp(a, ast.Add(), copy.deepcopy(b)), ast.Sub(),
+                                           ast.Constant(1)), ast.FloorDiv(), copy.deepcopy(b))
+            return node
+
+    Cdiv().visit(tree)
+    return changed
+
+
+def _jit_params(tree: ast.Module) -> dict[str, list[str]]:
+    return {fn.name: [a.arg for a in fn.args.args] for fn in _jit_functions(tree)}
+
+
+def _kernel_name(call: ast.Call) -> str:
+    return ast.unparse(call.func.value).split(".")[-1]
+
+
+def rename_constexpr_params(tree: ast.Module) -> bool:
+    """A kernel's constexpr parameters renamed (BLOCK -> TILE_0), in the kernel and at every launch."""
+    changed = False
+    for fn in _jit_functions(tree):
+        names = [a.arg for a in fn.args.args if a.annotation is not None
+                 and "constexpr" in ast.unparse(a.annotation)]
+        mapping = {n: f"TILE_{i}" for i, n in enumerate(names)}
+        if not mapping:
+            continue
+        for a in fn.args.args:
+            a.arg = mapping.get(a.arg, a.arg)
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and n.id in mapping:
+                n.id = mapping[n.id]
+        for host in _host_functions(tree):
+            for call in _launches(host):
+                if _kernel_name(call) == fn.name:
+                    for kw in call.keywords:
+                        kw.arg = mapping.get(kw.arg, kw.arg)
+        for n in ast.walk(tree):  # autotune configs and heuristics name them in strings
+            if isinstance(n, ast.Constant) and n.value in mapping:
+                n.value = mapping[n.value]
+        changed = True
+    return changed
+
+
+def keywords_to_positional(tree: ast.Module) -> bool:
+    """Kernel arguments passed by keyword move to their positions where the order allows."""
+    params, changed = _jit_params(tree), False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            order = params.get(_kernel_name(call))
+            if not order or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            by_name = {kw.arg: kw for kw in call.keywords if kw.arg}
+            while len(call.args) < len(order) and order[len(call.args)] in by_name:
+                kw = by_name.pop(order[len(call.args)])
+                call.args.append(kw.value)
+                call.keywords.remove(kw)
+                changed = True
+    return changed
+
+
+def options_dict(tree: ast.Module) -> bool:
+    """num_warps / num_stages passed through `**launch_options`, a dict built before the launch."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            opts = [kw for kw in call.keywords if kw.arg in ("num_warps", "num_stages")]
+            where = _statement_of(fn, call)
+            if not opts or where is None:
+                continue
+            block, index = where
+            block.insert(index, ast.Assign(
+                targets=[ast.Name("launch_options", ast.Store())],
+                value=ast.Dict(keys=[ast.Constant(k.arg) for k in opts],
+                               values=[copy.deepcopy(k.value) for k in opts]), lineno=0))
+            call.keywords = [kw for kw in call.keywords if kw not in opts]
+            call.keywords.append(ast.keyword(arg=None, value=ast.Name("launch_options", ast.Load())))
+            changed = True
+    return changed
+
+
+def next_pow2_by_hand(tree: ast.Module) -> bool:
+    """`triton.next_power_of_2(n)` written as `1 << (n - 1).bit_length()`."""
+    changed = False
+
+    class Pow2(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            nonlocal changed
+            self.generic_visit(node)
+            if ast.unparse(node.func).endswith("next_power_of_2") and len(node.args) == 1:
+                changed = True
+                less = ast.BinOp(node.args[0], ast.Sub(), ast.Constant(1))
+                bits = ast.Call(ast.Attribute(less, "bit_length", ast.Load()), [], [])
+                return ast.BinOp(ast.Constant(1), ast.LShift(), bits)
+            return node
+
+    Pow2().visit(tree)
+    return changed
+
+
+def host_in_class(tree: ast.Module) -> bool:
+    """The module's `run` body moves into a static method of a class (an autograd-style wrapper)."""
+    for i, node in enumerate(tree.body):
+        if isinstance(node, ast.FunctionDef) and node.name == "run" and not _is_jit(node):
+            method = copy.deepcopy(node)
+            method.name = "forward"
+            method.decorator_list = [ast.Name("staticmethod", ast.Load())]
+            cls = ast.ClassDef(name="_KernelOp", bases=[], keywords=[], body=[method],
+                               decorator_list=[], type_params=[])
+            call = ast.Call(ast.Attribute(ast.Name("_KernelOp", ast.Load()), "forward", ast.Load()),
+                            [ast.Starred(ast.Name("args", ast.Load()), ast.Load())],
+                            [ast.keyword(None, ast.Name("kwargs", ast.Load()))])
+            node.args = ast.arguments(posonlyargs=[], args=[], vararg=ast.arg("args"), kwonlyargs=[],
+                                      kw_defaults=[], kwarg=ast.arg("kwargs"), defaults=[])
+            node.body = [ast.Return(call)]
+            tree.body.insert(i, cls)
+            return True
+    return False
+
+
+REWRITES: dict[str, Rewrite] = {
+    "rename-locals": rename_locals,
+    "hoist-launch-keywords": hoist_launch_keywords,
+    "module-constants": module_constants,
+    "grid-to-local": grid_to_local,
+    "spell-cdiv": spell_cdiv,
+    "rename-constexpr-params": rename_constexpr_params,
+    "keywords-to-positional": keywords_to_positional,
+    "options-dict": options_dict,
+    "next-pow2-by-hand": next_pow2_by_hand,
+    "host-in-class": host_in_class,
+}
+
+
+def respell(source: str, path: str = "<kernel>") -> Iterator[tuple[str, str]]:
+    """(rewrite name, rewritten source) for every rewrite that changes `source`."""
+    for name, rewrite in REWRITES.items():
+        tree = ast.parse(source)
+        if not rewrite(tree):
+            continue
+        mutant = ast.unparse(ast.fix_missing_locations(tree))
+        compile(mutant, path, "exec")  # a rewrite that breaks the file is this module's bug
+        yield name, mutant

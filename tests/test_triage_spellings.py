@@ -1,0 +1,64 @@
+"""Tier 1 reads meaning, not one spelling: every positive triage fixture, rewritten the ways other
+authors write the same code (bench/defects/spellings.py), still yields its expected cards, and
+every negative fixture still yields none of its absent ones."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagnose.triage import triage
+from diagnose.triage.detectors.model import POW2_UNKNOWN, evaluate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench" / "defects"))
+
+from spellings import REWRITES, respell  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "triage_fixtures"
+
+
+def _cards(text: str, name: str, backend: str) -> set[str]:
+    return {f.card_id for f in triage(text, name, backend).findings}
+
+
+def _backend(text: str) -> str:
+    return re.findall(r"^# backend: (\S+)", text, flags=re.MULTILINE)[0]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*_pos.py")))
+def test_positive_fixture_keeps_its_cards_under_every_respelling(name: str) -> None:
+    text = (FIXTURES / name).read_text()
+    expected = set(re.findall(r"# expect: (\S+)", text))
+    for rewrite, mutant in respell(text, name):
+        missing = expected - _cards(mutant, name, _backend(text))
+        assert not missing, f"{rewrite} hides {sorted(missing)} in {name}"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*_neg.py")))
+def test_negative_fixture_stays_quiet_under_every_respelling(name: str) -> None:
+    text = (FIXTURES / name).read_text()
+    absent = set(re.findall(r"^# absent: (\S+)", text, flags=re.MULTILINE))
+    for rewrite, mutant in respell(text, name):
+        wrong = absent & _cards(mutant, name, _backend(text))
+        assert not wrong, f"{rewrite} makes {sorted(wrong)} appear in {name}"
+
+
+def test_every_rewrite_applies_to_some_fixture_and_changes_it() -> None:
+    applied = {rewrite for p in FIXTURES.glob("*.py") for rewrite, mutant in
+               respell(p.read_text(), p.name) if mutant != ast.unparse(ast.parse(p.read_text()))}
+    assert applied == set(REWRITES), f"never applied: {sorted(set(REWRITES) - applied)}"
+
+
+@pytest.mark.parametrize("spelling", ["1 << (n - 1).bit_length()", "2 ** math.ceil(math.log2(n))",
+                                      "triton.next_power_of_2(n)"])
+def test_a_power_of_two_of_a_runtime_size_is_known_as_one(spelling: str) -> None:
+    assert evaluate(ast.parse(spelling, mode="eval").body, {}) == POW2_UNKNOWN
+
+
+def test_a_shift_or_power_of_other_bases_is_not_taken_for_one() -> None:
+    for spelling in ("3 << n", "4 ** n", "x << 2"):
+        assert evaluate(ast.parse(spelling, mode="eval").body, {}) is None
