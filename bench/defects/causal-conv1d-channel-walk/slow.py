@@ -10,15 +10,15 @@ def causal_conv1d_kernel(x_ptr, w_ptr, bias_ptr, y_ptr, L,
                          W: tl.constexpr, BLOCK_L: tl.constexpr):
     b = tl.program_id(0)
     d = tl.program_id(1)
-    l = tl.program_id(2) * BLOCK_L + tl.arange(0, BLOCK_L)
+    pos = tl.program_id(2) * BLOCK_L + tl.arange(0, BLOCK_L)
     x_row = x_ptr + b * stride_xb + d * stride_xd
     acc = tl.zeros([BLOCK_L], dtype=tl.float32) + tl.load(bias_ptr + d)
     for k in tl.static_range(W):
-        src = l - (W - 1) + k
+        src = pos - (W - 1) + k
         xv = tl.load(x_row + src * stride_xl, mask=(src >= 0) & (src < L), other=0.0).to(tl.float32)
         acc += xv * tl.load(w_ptr + d * W + k)
     acc = acc * tl.sigmoid(acc)
-    tl.store(y_ptr + b * stride_yb + d * stride_yd + l * stride_yl, acc.to(y_ptr.dtype.element_ty), mask=l < L)
+    tl.store(y_ptr + b * stride_yb + d * stride_yd + pos * stride_yl, acc.to(y_ptr.dtype.element_ty), mask=pos < L)
 
 
 def run(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:

@@ -2,7 +2,6 @@
 import torch
 import torch.nn.functional as F
 
-
 META = {
     "name": "silu_mul_int8_quant",
     "level": 2,
