@@ -206,6 +206,19 @@ def test_bench_on_cpu_times_candidate_and_eager_and_marks_ceilings_unmeasured():
 
 
 @pytest.mark.slow
+def test_the_torch_compile_reference_is_trusted_code_inside_the_candidates_sandbox():
+    """Found on the H200 (two sessions running): inductor's generated wrapper, in its cache folder,
+    was the deciding frame when the torch.compile reference created that folder or probed for
+    nvcc, so every torch.compile timing became a sandbox_violation blamed on the candidate."""
+    report = bench(VECADD, str(FIX / "vecadd" / "baseline.py"),
+                   BenchOptions(device="cpu", compile=True, rep_ms=2, warmup_ms=1))
+    (point,) = report.points
+    assert point.impls["candidate"].status == "ok"
+    compiled = point.impls["compile"]
+    assert compiled.status == "ok" and compiled.median_ms > 0, compiled.cause
+
+
+@pytest.mark.slow
 def test_bench_carries_on_with_the_references_after_the_candidate_kills_its_child():
     report = bench(VECADD, str(BAD / "segfault.py"),
                    BenchOptions(device="cpu", compile=False, rep_ms=2, warmup_ms=1, sizes=["small", "ragged"]))

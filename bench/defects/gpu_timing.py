@@ -74,8 +74,9 @@ def time_case(case, size: str, rep_ms: float) -> dict:
         for label in ("slow", "fixed"):
             fn = load(getattr(case, label), f"{label}_{case.name}").run
             problem = mismatch(task, dtype, inputs, fn(*inputs), ref)
-            if problem:
-                return {**row, "status": "wrong", "why": f"{label}.py: {problem}"}
+            if problem:  # the row itself, so that `finally` stamps its seconds
+                row.update(status="wrong", why=f"{label}.py: {problem}")
+                return row
             row[f"{label}_ms"] = triton.testing.do_bench(lambda fn=fn: fn(*inputs), warmup=10, rep=rep_ms)
         row["speedup"] = row["slow_ms"] / row["fixed_ms"]
         row["status"] = "ok"

@@ -36,8 +36,13 @@ class Trust:
     def __init__(self) -> None:
         paths = sysconfig.get_paths()
         self.transparent = _roots(paths.get("stdlib"), paths.get("platstdlib"), _package_dir("torch"))
+        # Inductor's generated wrappers (TORCHINDUCTOR_CACHE_DIR, outside the candidate's folder, so
+        # written by torch only) hold torch-made code: dynamo leaves a function's Python side
+        # effects in that function's own frames. Without them, the torch.compile reference blamed
+        # its own cache folder and compiler probes on the candidate.
         self.trusted = _roots(_package_dir("triton"), _package_dir("numpy"),
-                              os.path.dirname(os.path.abspath(__file__)))
+                              os.path.dirname(os.path.abspath(__file__)),
+                              os.environ.get("TORCHINDUCTOR_CACHE_DIR"))
         self.runner_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
     def is_transparent(self, filename: str) -> bool:
