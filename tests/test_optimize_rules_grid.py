@@ -443,12 +443,16 @@ def test_a_concluded_family_without_a_rule_falls_back_to_the_next_ranked_family_
     diagnosis = _ranked_diagnosis("layout-friendly-shapes", [("autotune-configs", "common-no-autotune", 0.45),
                                                              ("l2-grouped-ordering", "cuda-matmul-no-grouping", 0.35)])
     p = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "layout-friendly-shapes"))
-    assert p.family == "autotune-configs" and p.transformation == "gemm_autotune_configs"
+    # a GEMM's configs are first measured by the loop as constants, then as an autotuner
+    assert p.family == "autotune-configs" and p.transformation == "gemm_tile_configs"
     assert p.card_id == "common-no-autotune" and p.evidence[0]["message"] == "common-no-autotune seen"
     assert "layout-friendly-shapes" in p.fallback and "autotune-configs" in p.fallback
-    # once that one was tried on this parent, the next ranked family follows
+    tuned = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "layout-friendly-shapes",
+                            ["gemm_tile_configs"]))
+    assert tuned.family == "autotune-configs" and tuned.transformation == "gemm_autotune_configs"
+    # once those were tried on this parent, the next ranked family follows
     nxt = propose(Request("gemm_fp16", "", baseline("gemm_fp16"), diagnosis, [], "layout-friendly-shapes",
-                          ["gemm_autotune_configs", "add_autotune_configs"]))
+                          ["gemm_tile_configs", "gemm_autotune_configs", "add_autotune_configs"]))
     assert nxt.family == "l2-grouped-ordering" and nxt.transformation == "add_grouped_ordering"
 
 
