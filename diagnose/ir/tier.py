@@ -78,6 +78,8 @@ INTERMEDIATE_CARD = "common-unfused-launches"
 # the cast card, when tier 1 holds it, is the more direct cause.
 INTERMEDIATE_CARDS = ("common-host-casts", INTERMEDIATE_CARD)
 LAUNCH_LOOP_CARD = "common-launch-loop"
+# One kernel launched this many times by one call: the loop, not any one launch, is the cost.
+MANY_LAUNCHES, MANY_LAUNCHES_WEIGHT, LAUNCH_US = 32, 5, 4.0
 HOST_CAST_CARD, HOST_COPY_CARD = "common-host-casts", "common-host-copies"
 # Cards tier 3 can confirm from what the launcher does (launch chains, counts, host ops).
 HOST_CARDS = (*INTERMEDIATE_CARDS, LAUNCH_LOOP_CARD, HOST_COPY_CARD)
@@ -248,6 +250,11 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Fi
         finding.card_id, finding.rewrite_family = "", ""
         finding.evidence["explains_cards"] = [c for c in (LAUNCH_LOOP_CARD, INTERMEDIATE_CARD)
                                               if c in card_families]
+        if max(repeated.values()) >= MANY_LAUNCHES:
+            # launch overhead alone (a few us each) outweighs what one IR symptom costs a launch
+            finding.evidence["weight"] = MANY_LAUNCHES_WEIGHT
+            finding.message += (f"; {max(repeated.values())} launches of one kernel cost about "
+                                f"{max(repeated.values()) * LAUNCH_US:.0f} us in launch overhead alone")
         out.append(finding)
     casts = [op for op in capture.host_ops if op.get("from_dtype") and
              op.get("dtype") != op.get("from_dtype")]

@@ -482,6 +482,18 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                       for f in _scaled_dot_factors(stmt, dot) if invariant(f)]
             loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
                      and c.args and invariant(c)]
+            helpers = [c for c in ast.walk(loop) if isinstance(c, ast.Call)
+                       and _memory_helper(module, kernel, call_name(c)) and invariant(c)]
+            if helpers and not scaled:
+                helper = helpers[0]
+                matches.append(_match(
+                    module, kernel, helper, "loop-invariant-work", 0.65,
+                    f"`{kernel.name}` calls `{call_name(helper)}` inside a loop with arguments that "
+                    "do not change across iterations, and that helper reads memory (or loops "
+                    "over it): the same work is redone every iteration; call it once before the loop.",
+                    ["IR: the helper's loads (or its loop) inside the outer loop body"],
+                    invariant_call=call_name(helper)))
+                continue
             if scaled:
                 stmt = scaled[0][0]
                 names = ", ".join(dict.fromkeys(ast.unparse(f) for _, f in scaled))
@@ -501,6 +513,14 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     ["IR: the load stays inside the loop after loop-invariant code motion"],
                     invariant_loads=len(loads)))
     return matches
+
+
+def _memory_helper(module: KernelModule, kernel: JitKernel, name: str) -> bool:
+    """`name` is another @triton.jit function of the file whose body loads or loops."""
+    helper = module.kernels.get(name)
+    return helper is not None and helper is not kernel and any(
+        isinstance(n, ast.For | ast.While) or (isinstance(n, ast.Call) and call_name(n) == "load")
+        for n in ast.walk(helper.node))
 
 
 def _pointer_params(kernel: JitKernel, call: ast.Call) -> set[str]:

@@ -8,6 +8,7 @@ import ast
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.launch import _launch_match
+from diagnose.triage.detectors.masks import _expanded, _index_vs_index, _positions, loaded_names
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
     JitKernel,
@@ -152,18 +153,38 @@ def launch_loop(module: KernelModule, backend: str) -> list[Match]:
     for launch in module.launches:
         if launch.launcher is None:
             continue
-        loop = _enclosing_loop(launch.launcher, launch.call)
-        if loop is None:
+        found = _host_loop_around(module, launch.launcher, launch.call)
+        if found is None:
             continue
+        owner, loop = found
+        via = "" if owner is launch.launcher else f" (through `{launch.launcher.name}`)"
         matches.append(_launch_match(
             module, launch, "launch-loop", 0.7,
             f"`{launch.kernel}` is launched inside a Python loop (`{_loop_head(loop)}`, line "
-            f"{loop.lineno}) of `{launch.launcher.name}`: one launch per iteration, each paying "
+            f"{loop.lineno}) of `{owner.name}`{via}: one launch per iteration, each paying "
             "the launch cost and filling the GPU for a fraction of the work.",
             ["capture: the kernel launched several times per call",
              "profile: per-launch overhead a large share of the call's time"],
             loop_line=loop.lineno))
     return matches
+
+
+def _host_loop_around(module: KernelModule, fn: ast.FunctionDef, call: ast.Call, depth: int = 3
+                      ) -> tuple[ast.FunctionDef, ast.For | ast.While] | None:
+    """The host loop that repeats `call`: in `fn` itself, or around a call of `fn` (a launcher
+    helper called once per tensor, per chunk) in another function of the file, up to `depth`
+    helpers up."""
+    loop = _enclosing_loop(fn, call)
+    if loop is not None:
+        return fn, loop
+    if depth == 0:
+        return None
+    for caller in (n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef) and n is not fn):
+        for site in (c for c in ast.walk(caller) if isinstance(c, ast.Call) and call_name(c) == fn.name):
+            found = _host_loop_around(module, caller, site, depth - 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _enclosing_loop(fn: ast.FunctionDef, call: ast.Call) -> ast.For | ast.While | None:
@@ -197,14 +218,16 @@ def zeroed_output(module: KernelModule, backend: str) -> list[Match]:
                                    for launch, param in uses):
                 continue
             launch, param = uses[0]
+            covered = all(_stores_cover_every_element(module.kernels[launch.kernel], param)
+                          for launch, param in uses)
             matches.append(_launch_match(
-                module, launch, "zeroed-output", 0.6,
+                module, launch, "zeroed-output", 0.7 if covered else 0.6,
                 f"`{fn.name}` fills `{name}` with zeros (`{ast.unparse(fill)[:60]}`, line "
                 f"{fill.lineno}) and `{launch.kernel}` only stores to it (`{param}`): the fill is "
                 "an extra pass writing the whole tensor before the kernel writes it again.",
                 ["capture: a fill kernel before the launch",
                  "the kernel's stores cover every element (else the zeros are needed)"],
-                buffer=name, fill_line=fill.lineno))
+                buffer=name, fill_line=fill.lineno, stores_cover_all=covered))
     return matches
 
 
@@ -234,6 +257,21 @@ def _zero_filled(fn: ast.FunctionDef) -> dict[str, ast.Call]:
               and isinstance(node.value.func.value, ast.Name) and _fills_zero(node.value)):
             out[node.value.func.value.id] = node.value
     return out
+
+
+def _stores_cover_every_element(kernel: JitKernel, param: str) -> bool:
+    """Every store through `param` is unmasked or masked by bounds only (`cols < N`): no
+    position or data condition leaves elements for the zero fill to provide."""
+    for op in memory_ops(kernel):
+        if call_name(op) != "store" or param not in depends_on(kernel, pointer_of(op)):
+            continue
+        mask = kwarg(op, "mask") or (op.args[2] if len(op.args) > 2 else None)
+        if mask is None:
+            continue
+        cond = _expanded(kernel, mask, op.lineno, keep=_positions(kernel))
+        if _index_vs_index(kernel, cond) or depends_on(kernel, mask) & loaded_names(kernel):
+            return False
+    return True
 
 
 def _only_stored(kernel: JitKernel, param: str) -> bool:

@@ -241,7 +241,22 @@ def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
         other = names[1] if indexed[0] else names[0]
         if other and not other <= params and not _loaded(kernel, sides[1 if indexed[0] else 0]):
             out.append(cmp)
+        elif any(_tile_difference(side, tiles) and not indexed[1 - i] for i, side in enumerate(sides)) \
+                and not _loaded(kernel, cmp):
+            out.append(cmp)  # `rows - cols >= 0`, `(q - k).to(f32) >= 0`: the same triangle
     return out
+
+
+def _tile_difference(node: ast.expr, tiles: set[str]) -> bool:
+    """`a - b` (through casts) where each side reads a different index tile: a distance between
+    positions, so comparing it with a constant or a size draws a triangle or a band."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to":
+        node = node.func.value
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)):
+        return False
+    left = {n.id for n in ast.walk(node.left) if isinstance(n, ast.Name)} & tiles
+    right = {n.id for n in ast.walk(node.right) if isinstance(n, ast.Name)} & tiles
+    return bool(left and right and left != right)
 
 
 @detector("mask-after-load")
@@ -329,7 +344,7 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
             if not causal:
                 continue
             bound = depends_on(kernel, loop.iter)
-            if bound & _program_positions(kernel):
+            if bound & _program_positions(kernel) or "program_id" in ast.unparse(loop.iter):
                 continue  # the loop already stops at the program's diagonal
             matches.append(_match(
                 module, kernel, loop, "full-kv-scan", 0.7,
