@@ -126,3 +126,28 @@ def test_a_memory_reading_helper_called_with_loop_invariant_arguments_is_loop_in
     assert "common-loop-invariant-work" in _cards(HELPER.format(row_arg="x_row"))
     # an argument that changes every iteration: the helper's work is not the same each time
     assert "common-loop-invariant-work" not in _cards(HELPER.format(row_arg="x_row + start"))
+
+
+CONV = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def walk_kernel(x_ptr, y_ptr, L, stride_xr, stride_xl, BLOCK: tl.constexpr):
+    pos = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * stride_xr + pos * stride_xl, mask=pos < L, other=0.0)
+    tl.store(y_ptr + tl.program_id(0) * L + pos, x * 2, mask=pos < L)
+
+def run(x):
+    B, L, D = x.shape
+    y = torch.empty(B * D, L, device=x.device, dtype=x.dtype)
+    xt = {view}
+    walk_kernel[(B * D, triton.cdiv(L, 256))](xt, y, L, xt.stride(1), xt.stride(2), BLOCK=256)
+    return y
+'''
+
+
+def test_a_kernel_driven_through_a_transposed_views_strides_walks_a_strided_inner_axis() -> None:
+    assert "cuda-strided-fast-axis" in _cards(CONV.format(view="x.transpose(1, 2)"))
+    assert "cuda-strided-fast-axis" in _cards(CONV.format(view="x.permute(0, 2, 1)"))
+    # the view's untouched axis: x.stride(2) of x itself is the unit stride
+    assert "cuda-strided-fast-axis" not in _cards(CONV.format(view="x"))

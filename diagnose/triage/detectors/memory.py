@@ -138,6 +138,50 @@ def _outer_stride_at_launch(module: KernelModule, kernel: JitKernel, name: str) 
                 and launch.launcher is not None
                 and _has_second_axis(launch.launcher, ast.unparse(arg.func.value))):
             return True
+        if arg is not None and launch.launcher is not None and _swapped_axis_stride(launch.launcher, arg):
+            return True
+    return False
+
+
+def _swapped_axis_stride(launcher: ast.FunctionDef, arg: ast.expr) -> bool:
+    """`v.stride(k)` of a view the launcher made with `t.transpose(i, j)` (or `permute`, `.t()`,
+    `.T`, `.mT`) where axis k is one the view moved: over a contiguous `t` that stride is a
+    whole row of `t`, not 1, though the kernel indexes it as its inner axis."""
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "stride"
+            and len(arg.args) == 1 and isinstance(arg.args[0], ast.Constant)
+            and isinstance(arg.func.value, ast.Name)):
+        return False
+    axis, view = arg.args[0].value, arg.func.value.id
+    for node in ast.walk(launcher):
+        if not isinstance(node, ast.Assign):
+            continue
+        for target, value in _pairs(node):
+            if isinstance(target, ast.Name) and target.id == view and _moves_axis(value, axis):
+                return True
+    return False
+
+
+def _pairs(node: ast.Assign) -> list[tuple[ast.expr, ast.expr]]:
+    """(target, value) pairs of an assignment, tuple assignments unpacked element-wise."""
+    target, value = node.targets[0], node.value
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+        return list(zip(target.elts, value.elts, strict=True))
+    return [(target, value)]
+
+
+def _moves_axis(view: ast.expr, axis: object) -> bool:
+    """Whether the view expression puts another axis of its base at position `axis`."""
+    if isinstance(view, ast.Attribute) and view.attr in ("T", "mT"):
+        return True
+    if not (isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)):
+        return False
+    dims = [a.value if isinstance(a, ast.Constant) else None for a in view.args]
+    if view.func.attr == "t":
+        return True
+    if view.func.attr in ("transpose", "swapaxes") and len(dims) == 2:
+        return axis in dims or any(isinstance(d, int) and d < 0 for d in dims)
+    if view.func.attr == "permute" and isinstance(axis, int) and axis < len(dims):
+        return dims[axis] != axis
     return False
 
 
