@@ -48,8 +48,8 @@ class CrossArgs:
     lr: float = 3e-5              # encoder
     head_lr: float = 1e-3         # the fresh linear head
     warmup: float = 0.1
-    query_tokens: int = 48
-    max_tokens: int = 192         # question + chunk word pieces
+    query_tokens: int = 40
+    max_tokens: int = 160         # question + chunk word pieces
     threads: int = 2
 
     def as_json(self) -> dict:
@@ -132,7 +132,6 @@ def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=prin
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import numpy as np
     import torch
-    from safetensors.torch import save_file
     from transformers import AutoTokenizer
 
     torch.set_num_threads(args.threads)
@@ -160,6 +159,14 @@ def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=prin
         opt.zero_grad(set_to_none=True)
         if step % 20 == 0 or step == steps - 1:
             log(f"step {step + 1}/{steps} loss {loss.item():.4f} ({time.perf_counter() - t0:.0f} s)")
+    return save(net, base, out, args)
+
+
+def save(net, base: Path, out: Path, args: CrossArgs) -> str:
+    """Write a cross-encoder folder (weights, the base's tokenizer and config, the arguments)
+    and return the SHA-256 of its weights file."""
+    from safetensors.torch import save_file
+
     out.mkdir(parents=True, exist_ok=True)
     save_file({k: v.contiguous() for k, v in net.state_dict().items()}, str(out / WEIGHTS_FILE))
     for name in _TOKENIZER_FILES:
@@ -167,6 +174,16 @@ def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=prin
             shutil.copyfile(base / name, out / name)
     (out / "cross.json").write_text(json.dumps(args.as_json(), indent=1) + "\n")
     return file_sha256(out / WEIGHTS_FILE)
+
+
+def untrained(base: Path, out: Path, args: CrossArgs | None = None) -> str:
+    """A cross-encoder folder with the base encoder and a seeded fresh head, not trained (for
+    tests of loading and pinning); returns its weights' SHA-256."""
+    import torch
+
+    args = args or CrossArgs()
+    torch.manual_seed(args.seed)
+    return save(_network(base), base, out, args)
 
 
 class CrossEncoder:
@@ -214,7 +231,7 @@ def load_pinned(home: Path, pin: Path = PIN) -> CrossEncoder | None:
     """The cross-encoder under `home` when its weights match the pin, else None (search then
     ranks as it would without one). Checked once per folder and process."""
     folder = cross_folder(home)
-    key = str(folder)
+    key = f"{folder}|{pin}"
     if key not in _LOADED:
         _LOADED[key] = _load_checked(folder, pin)
     return _LOADED[key]
@@ -229,3 +246,46 @@ def _load_checked(folder: Path, pin: Path) -> CrossEncoder | None:
     if not weights.exists() or file_sha256(weights) != want:
         return None
     return CrossEncoder(folder)
+
+
+@dataclass(frozen=True)
+class CrossStage:
+    """What the second stage needs: the model, its linear weights (kb/rerank-cross*.json) and
+    how many of the reranker's first candidates it reads."""
+
+    model: CrossEncoder
+    weights: dict[str, float]
+    top: int
+
+
+def stage_weights(model_slug: str | None) -> Path | None:
+    """The second stage's weights for the reranker of `model_slug`: kb/rerank-cross-<slug>.json,
+    else kb/rerank-cross.json when that model's reranker is the default one (kb/rerank.json)."""
+    from kb.rerank import WEIGHTS, weights_for
+
+    if model_slug:
+        own = PIN.with_name(f"rerank-cross-{model_slug}.json")
+        if own.exists():
+            return own
+    return PIN.with_name("rerank-cross.json") if weights_for(model_slug) == WEIGHTS else None
+
+
+def load_stage(home: Path, model_slug: str | None, pin: Path = PIN,
+               weights: Path | None = None) -> CrossStage | None:
+    """The second stage when the pinned cross-encoder is under `home` and weights fit with
+    exactly those weights are committed; None otherwise (search ranks as without it)."""
+    path = weights or stage_weights(model_slug)
+    if path is None or not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        pinned = json.loads(pin.read_text(encoding="utf-8"))["output"]["sha256"]
+    except (OSError, ValueError, KeyError):
+        return None
+    if data.get("fit", {}).get("cross_encoder_sha256") != pinned:
+        return None
+    model = load_pinned(home, pin)
+    if model is None:
+        return None
+    return CrossStage(model, dict(zip(data["features"], data["weights"], strict=True)),
+                      int(data["top"]))

@@ -193,3 +193,23 @@ def features(pool: Pool, c: Candidate, votes: dict[str, float],
 
 def ranked(pool: Pool, k: int) -> list[Candidate]:
     return sorted(pool.cands.values(), key=lambda c: (-c.fused, c.doc))[:k]
+
+
+def cross_stage(pool: Pool, top: int, logits: Callable[[list[Candidate]], list[float]],
+                weights: dict[str, float]) -> None:
+    """The second stage: the reranker's first `top` candidates rescored by a linear score over
+    their features and the cross-encoder's logit (feature `cross`, kb/crossenc.py); the rest keep
+    their order just below them. `logits` gives the cross-encoder's logit of each candidate."""
+    order = sorted((c for c in pool.cands.values() if np.isfinite(c.fused)),
+                   key=lambda c: (-c.fused, c.doc))
+    head, rest = order[:top], order[top:]
+    if not head:
+        return
+    for c, logit in zip(head, logits(head), strict=True):
+        c.features = {**c.features, "cross": float(logit)}
+        c.fused = sum(weights.get(k, 0.0) * v for k, v in c.features.items())
+    floor = min(c.fused for c in head)
+    if rest:  # below the head, in their own order
+        shift = floor - 1.0 - rest[0].fused
+        for c in rest:
+            c.fused += shift

@@ -1,6 +1,6 @@
 """Rebuild the cross-encoder reranker (one command) and check its checksum against kb/crossenc.json.
 
-Usage: python bench/kb/crossenc.py --home KB [--corpus-set main] [--pairs 2400] [--pin]
+Usage: python bench/kb/crossenc.py --home KB [--corpus-set main] [--pairs 1500] [--pin]
 Mines query/document pairs from the knowledge base's own chunks and pass registry (kb/pairs.py;
 no question set is read), gives each query negatives from its BM25 ranks 20-50 in other files
 (kb/crossenc.py), trains the packaged all-MiniLM-L6-v2 encoder with a fresh linear head as a
@@ -37,7 +37,7 @@ def main() -> int:
     ap.add_argument("--home", required=True, type=Path)
     ap.add_argument("--corpus-set", default="main")
     ap.add_argument("--out", type=Path, help="model folder (default KB/models/minilm-cross)")
-    ap.add_argument("--pairs", type=int, default=2400, help="queries to mine (one epoch)")
+    ap.add_argument("--pairs", type=int, default=1500, help="queries to mine (one epoch)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--pin", action="store_true", help=f"write {crossenc.PIN.name} instead of checking it")
     args = ap.parse_args()
