@@ -274,6 +274,7 @@ class KnowledgeBase:
         if cfg.callees:
             top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
             ranking.add_callees(pool, symbols, self._texts(top, positions), fd)
+        ranking.add_siblings(pool, fd)
         reranker = load_reranker(weights_for(self.embedder.slug)) if cfg.rerank else None
         if reranker is not None:
             self.comment_scores(query, pool)

@@ -60,6 +60,7 @@ def dev_pools(kb, questions: list[dict]) -> list[dict]:
                                       dense, fd, 100, DEFAULT.dense_weight, KIND_PRIOR)
         top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
         ranking.add_callees(pool, symbols, kb._texts(top, positions), fd)
+        ranking.add_siblings(pool, fd)
         kb.comment_scores(q["question"], pool)
         lines = ranking.text_lines(pool, ranking.text_pool(pool),
                                    lambda cands: kb._texts(cands, positions))

@@ -57,7 +57,48 @@ def pool_docs(kb, lex, q: dict, positions, symbols) -> tuple[set[int], dict[str,
                                   KIND_PRIOR)
     top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
     ranking.add_callees(pool, symbols, kb._texts(top, positions), fd)
+    ranking.add_siblings(pool, fd)
     return {c.doc for c in ranking.rescored(pool)}, terms, dense
+
+
+VARIANTS = {  # name -> (DENSE_KEEP, LEX_FOR_DENSE, BASE_KEEP, SIBLING_FILES)
+    "as is": (0, False, 0, 0), "dense lex": (0, True, 0, 0), "dense keep 10": (10, False, 0, 0),
+    "dense keep 20": (20, False, 0, 0), "dense keep 30": (30, False, 0, 0),
+    "dense lex + keep 20": (20, True, 0, 0), "base keep 30": (0, False, 30, 0),
+    "dense lex + keep 20 + base 30": (20, True, 30, 0),
+    "dense lex + keep 30 + base 50": (30, True, 50, 0),
+    "siblings of 3 files": (0, False, 0, 3), "siblings of 5 files": (0, False, 0, 5),
+    "siblings of 10 files": (0, False, 0, 10),
+    "dense lex + keep 20 + siblings of 5": (20, True, 0, 5),
+}
+
+
+def set_variant(name: str) -> None:
+    ranking.DENSE_KEEP, ranking.LEX_FOR_DENSE, ranking.BASE_KEEP, ranking.SIBLING_FILES = VARIANTS[name]
+
+
+def variants(kb, lex, qs, positions, symbols, names: list[str]) -> int:
+    """The ceiling (pools holding a truth) and mean pool size per pool variant."""
+    memo: dict = {}
+    real = kb._dense
+
+    def dense(query, depth, flt, *rest):
+        key = (query, depth, repr(flt))
+        if key not in memo:
+            memo[key] = real(query, depth, flt, *rest)
+        return memo[key]
+
+    kb._dense = dense
+    truths = [set(truth_docs(lex, q["truth"])) for q in qs]
+    for name in names or VARIANTS:
+        set_variant(name)
+        sizes, held = [], 0
+        for q, truth in zip(qs, truths, strict=True):
+            docs = pool_docs(kb, lex, q, positions, symbols)[0]
+            sizes.append(len(docs))
+            held += bool(docs & truth)
+        print(f"  {name:32} ceiling {held}/{len(qs)}, mean pool {np.mean(sizes):.1f}", flush=True)
+    return 0
 
 
 def main() -> int:
@@ -65,11 +106,16 @@ def main() -> int:
     ap.add_argument("--home", required=True, type=Path)
     ap.add_argument("--corpus-set", default="main")
     ap.add_argument("--depth", type=int, default=1000, help="how far down the dense list to look")
+    ap.add_argument("--variants", action="store_true",
+                    help="only print the ceiling and pool size of each pool variant")
+    ap.add_argument("--names", default="", help="--variants: comma-separated names (default all)")
     args = ap.parse_args()
     qs = [q for q in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"] if q["part"] == "dev"]
     kb = open_kb(args.home, corpus_set=args.corpus_set)
     lex = kb.lexical(enriched=DEFAULT.enrich)
     positions, symbols = kb._tables(lex)
+    if args.variants:
+        return variants(kb, lex, qs, positions, symbols, [v for v in args.names.split(',') if v])
     held = 0
     for q in qs:
         docs, terms, _ = pool_docs(kb, lex, q, positions, symbols)
