@@ -126,3 +126,55 @@ def test_a_loaded_model_scores_each_document_the_same_alone_or_in_a_batch(folder
     assert len(both) == 2 and both[0] != both[1]
     assert np.allclose(both, alone, atol=1e-4)
     assert model.score("anything", []) == []
+
+
+# --- the candidate pool's switches (kb/ranking.py), all off by default ---
+
+def _index():
+    """Six chunks: two files of three; only the first chunk of each file says `vector width`."""
+    from kb.lexical import LexicalIndex
+
+    rows = []
+    for f in ("Coalesce", "Pipeline"):
+        for n, body in enumerate(("vector width of the load", "unrelated helper one",
+                                  "unrelated helper two")):
+            meta = {"source": "fixture-compiler", "path": f"lib/{f}.cpp", "kind": "function",
+                    "symbol": f"{f}{n}", "backend": "common", "start_line": "1", "end_line": "2"}
+            rows.append((f"{f}{n}", body, meta))
+    return LexicalIndex.build(rows)
+
+
+def _dense_only(lex, doc: int):
+    class Scored:
+        id, score = lex.ids[doc], 0.5
+    return [Scored()]
+
+
+def _build(lex, dense) -> ranking.Pool:
+    positions = {cid: i for i, cid in enumerate(lex.ids)}
+    return ranking.candidate_pool(lex, positions, {"vector": 1.0, "width": 1.0}, dense, {}, 1,
+                                  0.3, {})
+
+
+def test_by_default_the_pool_is_the_fused_top_and_a_dense_only_hit_has_no_bm25(monkeypatch):
+    monkeypatch.setattr(ranking, "RERANK_POOL", 1)
+    lex = _index()
+    pool = _build(lex, _dense_only(lex, 3))  # Pipeline0 matches the words but only dense found it
+    assert pool.cands[3].lex == 0.0 and not pool.cands[3].kept
+    ranking.add_siblings(pool, {})
+    assert [c.doc for c in ranking.rescored(pool)] == [0]
+
+
+def test_switches_keep_the_dense_top_give_it_its_bm25_and_add_siblings(monkeypatch):
+    monkeypatch.setattr(ranking, "RERANK_POOL", 1)
+    monkeypatch.setattr(ranking, "DENSE_KEEP", 1)
+    monkeypatch.setattr(ranking, "LEX_FOR_DENSE", True)
+    monkeypatch.setattr(ranking, "SIBLING_FILES", 1)
+    lex = _index()
+    pool = _build(lex, _dense_only(lex, 3))
+    assert pool.cands[3].lex > 0 and pool.cands[3].kept
+    ranking.add_siblings(pool, {})
+    # with its BM25, the dense hit (same words + a cosine) is now the fused first; its file's
+    # other chunks join, the other file's do not
+    assert max(pool.cands.values(), key=lambda c: c.fused).doc == 3
+    assert {c.doc for c in ranking.rescored(pool)} == {3, 4, 5}
