@@ -108,7 +108,7 @@ def _network(base: Path):
     class Cross(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.encoder = AutoModel.from_pretrained(str(base))
+            self.encoder = AutoModel.from_pretrained(str(base)).float()
             self.head = torch.nn.Linear(self.encoder.config.hidden_size, 1)
 
         def forward(self, batch: dict):
@@ -126,9 +126,11 @@ def _batch(tokenizer, queries: list[str], docs: list[str], args: CrossArgs) -> d
                           padding=True, return_tensors="pt"))
 
 
-def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=print) -> str:
-    """One epoch over `items` (in their order, whole batches only) from the encoder at `base`;
-    writes the model folder `out` and returns the SHA-256 of its weights file."""
+def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=print,
+          device: str = "cpu") -> str:
+    """One pass over `items` (in their order, whole batches only) from the encoder at `base`;
+    writes the model folder `out` and returns the SHA-256 of its weights file. `device` "cuda"
+    trains on a GPU (bench/kb/cross_gpu.py); the pin holds for the CPU run only."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import numpy as np
     import torch
@@ -139,7 +141,7 @@ def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=prin
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     tokenizer = AutoTokenizer.from_pretrained(str(base))
-    net = _network(base)
+    net = _network(base).to(device)
     net.train()
     opt = torch.optim.AdamW([{"params": net.encoder.parameters(), "lr": args.lr},
                              {"params": net.head.parameters(), "lr": args.head_lr}])
@@ -150,16 +152,17 @@ def train(items: list[Example], base: Path, out: Path, args: CrossArgs, log=prin
     t0 = time.perf_counter()
     for step in range(steps):
         chunk = items[step * args.batch_size:(step + 1) * args.batch_size]
-        logits = net(_batch(tokenizer, [e.query for e in chunk], [e.document for e in chunk], args))
+        batch = _batch(tokenizer, [e.query for e in chunk], [e.document for e in chunk], args)
+        logits = net({k: v.to(device) for k, v in batch.items()})
         loss = torch.nn.functional.binary_cross_entropy_with_logits(
-            logits, torch.tensor([e.label for e in chunk]))
+            logits, torch.tensor([e.label for e in chunk], device=device))
         loss.backward()
         opt.step()
         sched.step()
         opt.zero_grad(set_to_none=True)
         if step % 20 == 0 or step == steps - 1:
             log(f"step {step + 1}/{steps} loss {loss.item():.4f} ({time.perf_counter() - t0:.0f} s)")
-    return save(net, base, out, args)
+    return save(net.cpu(), base, out, args)
 
 
 def save(net, base: Path, out: Path, args: CrossArgs) -> str:
@@ -189,7 +192,7 @@ def untrained(base: Path, out: Path, args: CrossArgs | None = None) -> str:
 class CrossEncoder:
     """A trained cross-encoder folder, loaded once; score() gives one logit per document."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, device: str = "cpu") -> None:
         import torch
         from safetensors.torch import load_file
         from transformers import AutoConfig, AutoModel, AutoTokenizer
@@ -203,7 +206,8 @@ class CrossEncoder:
         net.head = torch.nn.Linear(net.encoder.config.hidden_size, 1)
         net.load_state_dict(load_file(str(self.folder / WEIGHTS_FILE)))
         net.eval()
-        self.net = net
+        self.net = net.to(device)
+        self.device = device
 
     def score(self, query: str, documents: list[str]) -> list[float]:
         """The relevance logit of each document (chunk text, any form) for the query."""
@@ -213,11 +217,12 @@ class CrossEncoder:
             return []
         batch = _batch(self.tokenizer, [as_words(query)] * len(documents),
                        [as_words(d) for d in documents], self.args)
+        batch = {k: v.to(self.device) for k, v in batch.items()}
         with torch.inference_mode():
             hidden = self.net.encoder(**batch).last_hidden_state
             mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1.0)
-            return self.net.head(pooled).squeeze(-1).tolist()
+            return self.net.head(pooled).squeeze(-1).float().cpu().tolist()
 
 
 _LOADED: dict[str, CrossEncoder | None] = {}

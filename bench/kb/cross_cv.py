@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench" / "kb"))
 
 import fit_rerank  # noqa: E402
+from cross_eval import L2, cross_validate, stage2_data  # noqa: E402
 
 from kb import crossenc, ranking  # noqa: E402
 from kb.rerank import FEATURES, Reranker  # noqa: E402
@@ -43,8 +44,6 @@ from kb.search import DEFAULT, KIND_PRIOR, Filters, open_kb  # noqa: E402
 
 QUESTIONS = ROOT / "bench" / "kb" / "questions-v2.toml"
 CROSS_WEIGHTS = ROOT / "kb" / "rerank-cross.json"
-ALPHAS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
-L2 = 0.01
 
 
 def dev_pools(kb, questions: list[dict]) -> list[dict]:
@@ -99,81 +98,6 @@ class CrossScores:
         self.path.write_text(json.dumps({"sha256": self.sha, "scores": self.cache}))
 
 
-def first_hit(order: np.ndarray, y: np.ndarray) -> int | None:
-    return next((r + 1 for r, i in enumerate(order[:10]) if y[i]), None)
-
-
-def reorder(s1: np.ndarray, top: int, s2: np.ndarray) -> np.ndarray:
-    """Stage 1's order with its first `top` reordered by s2 (given for those, in stage-1 order)."""
-    order = np.argsort(-s1, kind="stable")
-    head = order[:top][np.argsort(-s2, kind="stable")]
-    return np.concatenate([head, order[top:]])
-
-
-def stage2_data(pools: list[dict], w1: np.ndarray, top: int, cross: CrossScores) -> list:
-    """Per pool: (stage-1 scores, head indices, head features + logit, head labels)."""
-    out = []
-    for p in pools:
-        s1 = p["x"] @ w1
-        head = np.argsort(-s1, kind="stable")[:top]
-        ce = cross.get(p, head.tolist())
-        out.append((s1, head, np.column_stack([p["x"][head], ce]), p["y"][head]))
-    return out
-
-
-def methods(train: list, test: list, top: int) -> dict[str, list[int | None]]:
-    """Ranks of the test pools under each second stage fit on `train` (stage2_data tuples)."""
-    w2 = fit_rerank.fit_listwise([(x, y) for _, _, x, y in train], L2)
-    best_a = max(ALPHAS, key=lambda a: _mrr(_blend(train, a)))
-    return {"stage 1": _ranks(test, lambda s1, head, x: s1[head]),
-            "cross alone": _ranks(test, lambda s1, head, x: x[:, -1]),
-            f"blend (a by fold) top {top}": _blend(test, best_a),
-            f"refit +cross top {top}": _ranks(test, lambda s1, head, x: x @ w2)}
-
-
-def _ranks(data: list, score) -> list[int | None]:
-    out = []
-    for s1, head, x, y in data:
-        order = head[np.argsort(-score(s1, head, x), kind="stable")]
-        rest = np.argsort(-s1, kind="stable")[len(head):]
-        full_y = np.zeros(len(s1))
-        full_y[head] = y
-        out.append(next((r + 1 for r, i in enumerate(np.concatenate([order, rest])[:10])
-                         if full_y[i]), None))
-    return out
-
-
-def _blend(data: list, a: float) -> list[int | None]:
-    return _ranks(data, lambda s1, head, x: s1[head] + a * x[:, -1])
-
-
-def _mrr(ranks: list[int | None]) -> float:
-    return sum(1 / r for r in ranks if r) / max(1, len(ranks))
-
-
-def summary(ranks: list[int | None]) -> dict[str, float]:
-    n = max(1, len(ranks))
-    out = {f"R@{k}": round(sum(1 for r in ranks if r and r <= k) / n, 3) for k in (1, 5, 10)}
-    out["MRR@10"] = round(_mrr(ranks), 3)
-    return out
-
-
-def cross_validate(pools: list[dict], top: int, cross: CrossScores, seeds: int) -> dict:
-    got: dict[str, list[int | None]] = {}
-    for seed in range(seeds):
-        order = np.random.default_rng(seed).permutation(len(pools))
-        for fold in range(5):
-            test = set(order[fold::5].tolist())
-            tr = [p for i, p in enumerate(pools) if i not in test]
-            te = [pools[i] for i in sorted(test)]
-            w1 = fit_rerank.fit_listwise([(p["x"], p["y"]) for p in tr], L2)
-            for name, r in methods(stage2_data(tr, w1, top, cross),
-                                   stage2_data(te, w1, top, cross), top).items():
-                got.setdefault(name, []).extend(r)
-        cross.save()
-    return {k: summary(v) for k, v in got.items()}
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--home", required=True, type=Path)
@@ -181,7 +105,13 @@ def main() -> int:
     ap.add_argument("--top", default="20,30")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--fit", action="store_true", help=f"write {CROSS_WEIGHTS.name}")
+    ap.add_argument("--export", type=Path, help="write the development pools (features, labels, "
+                    "chunk texts) to this folder for bench/kb/cross_gpu.py and stop")
+    ap.add_argument("--latency", action="store_true",
+                    help="only time the second stage (the head's cross-encoder pass) per question")
     args = ap.parse_args()
+    if args.export:
+        return export(args.home, args.corpus_set, args.export)
     model = crossenc.load_pinned(args.home)
     if model is None:
         sys.exit(f"No cross-encoder matching {crossenc.PIN.name} under {args.home}/models; build "
@@ -190,6 +120,8 @@ def main() -> int:
     qs = [q for q in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"] if q["part"] == "dev"]
     kb = open_kb(args.home, corpus_set=args.corpus_set)
     pools = dev_pools(kb, qs)
+    if args.latency:
+        return latency(kb, model, pools, [int(t) for t in args.top.split(",")])
     cross = CrossScores(kb, model, args.home / "cross-scores-dev.json", sha)
     print(f"{len(pools)} development pools, {sum(1 for p in pools if p['y'].any())} hold a truth; "
           f"5-fold cross-validation x{args.seeds}:", flush=True)
@@ -202,6 +134,45 @@ def main() -> int:
               f"p95 {1000 * t[int(0.95 * (len(t) - 1))]:.0f} ms (each scores the uncached part of a head)")
     if args.fit:
         write_fit(pools, cross, int(args.top.split(",")[-1]), kb)
+    return 0
+
+
+def export(home: Path, corpus_set: str, out: Path) -> int:
+    """Every development pool with its candidates' texts, gzipped JSON (no held-out question)."""
+    import gzip
+
+    qs = [q for q in tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"] if q["part"] == "dev"]
+    kb = open_kb(home, corpus_set=corpus_set)
+    rows = []
+    for p in dev_pools(kb, qs):
+        texts = {cid: c.text for cid, c in kb.chunks(p["ids"]).items()}
+        rows.append({"id": p["id"], "question": p["question"], "ids": p["ids"],
+                     "x": p["x"].round(6).tolist(), "y": p["y"].tolist(),
+                     "texts": [texts.get(i, "") for i in p["ids"]]})
+    out.mkdir(parents=True, exist_ok=True)
+    with gzip.open(out / "dev-pools.json.gz", "wt", encoding="utf-8") as f:
+        json.dump({"features": list(FEATURES), "pools": rows}, f)
+    print(f"wrote {out / 'dev-pools.json.gz'}: {len(rows)} development pools")
+    return 0
+
+
+def latency(kb, model: crossenc.CrossEncoder, pools: list[dict], tops: list[int]) -> int:
+    """p50/p95 of the cross-encoder's pass over each question's head (texts read beforehand: the
+    ranking reads them anyway), per head size, with the 1-minute load average."""
+    import os
+
+    for top in tops:
+        times = []
+        for p in pools:
+            texts = kb.chunks(p["ids"][:top])
+            docs = [texts[i].text for i in p["ids"][:top] if i in texts]
+            t0 = time.perf_counter()
+            model.score(p["question"], docs)
+            times.append(1000 * (time.perf_counter() - t0))
+        times.sort()
+        print(f"second stage, head of {top}: p50 {times[len(times) // 2]:.0f} ms, p95 "
+              f"{times[int(0.95 * (len(times) - 1))]:.0f} ms over {len(times)} questions "
+              f"(1-minute load average {os.getloadavg()[0]:.2f})", flush=True)
     return 0
 
 

@@ -32,6 +32,30 @@ from kb.embed import packaged_model_path  # noqa: E402
 from kb.search import open_kb  # noqa: E402
 
 
+def export(items: list, base: Path, out: Path, record: dict) -> int:
+    """The examples (gzipped JSON lines) and the base encoder in fp16 (half the bytes to carry)
+    with its tokenizer, for training on a device host (bench/kb/cross_gpu.py)."""
+    import gzip
+    import shutil
+    from dataclasses import asdict
+
+    from safetensors.torch import load_file, save_file
+
+    (out / "base").mkdir(parents=True, exist_ok=True)
+    with gzip.open(out / "examples.jsonl.gz", "wt", encoding="utf-8") as f:
+        for e in items:
+            f.write(json.dumps(asdict(e)) + "\n")
+    weights = load_file(str(base / "model.safetensors"))
+    save_file({k: v.half().contiguous() for k, v in weights.items()}, str(out / "base" / "model.safetensors"))
+    for name in ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt",
+                 "special_tokens_map.json"):
+        if (base / name).exists():
+            shutil.copyfile(base / name, out / "base" / name)
+    (out / "examples.json").write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {out}: examples.jsonl.gz, base/ (fp16)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--home", required=True, type=Path)
@@ -40,6 +64,8 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=1500, help="queries to mine (one epoch)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--pin", action="store_true", help=f"write {crossenc.PIN.name} instead of checking it")
+    ap.add_argument("--export", type=Path, help="write the examples and the base model (fp16) to "
+                    "this folder for bench/kb/cross_gpu.py instead of training")
     args = ap.parse_args()
     base = packaged_model_path()
     if base is None:
@@ -63,6 +89,8 @@ def main() -> int:
     }
     print(f"{len(items)} examples ({got['pairs']['queries']} queries), sha256 "
           f"{got['pairs']['sha256']}", flush=True)
+    if args.export:
+        return export(items, base, args.export, got)
     t0 = time.perf_counter()
     sha = crossenc.train(items, base, out, train_args, log=lambda m: print(m, file=sys.stderr, flush=True))
     got["output"] = {"file": crossenc.WEIGHTS_FILE, "sha256": sha}
