@@ -81,6 +81,8 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=0, help="use the first N queries (0: all)")
     ap.add_argument("--top", default="20,30")
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--pools", type=int, default=0, help="use the first N dev pools (0: all; a "
+                    "smaller number only checks that the kit runs)")
     ap.add_argument("--out", type=Path, help="keep the model folder and the logits here")
     args = ap.parse_args()
     with gzip.open(args.kit / "examples.jsonl.gz", "rt", encoding="utf-8") as f:
@@ -89,7 +91,7 @@ def main() -> int:
         starts = [i for i, e in enumerate(items) if e.label > 0]
         items = items[:starts[args.queries]] if args.queries < len(starts) else items
     with gzip.open(args.kit / "dev-pools.json.gz", "rt", encoding="utf-8") as f:
-        pools = json.load(f)["pools"]
+        pools = json.load(f)["pools"][:args.pools or None]
     for p in pools:
         p["x"], p["y"] = np.array(p["x"]), np.array(p["y"])
     train_args = replace(crossenc.CrossArgs(), batch_size=args.batch, lr=args.lr)
