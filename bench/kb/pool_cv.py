@@ -1,6 +1,6 @@
 """The candidate pool's variants, each measured through the reranker under cross-validation.
 
-Usage: python bench/kb/pool_cv.py --home KB_COPY [--seeds 5] [--variants NAME,...]
+Usage: python bench/kb/pool_cv.py --home KB_COPY [--seeds 5] [--variants NAME,...] [--model DIR]
 For each pool variant (bench/kb/pool_misses.py VARIANTS: the dense list's first hits always
 rescored, every candidate with its BM25, the plain question's BM25 top joining) it builds every
 development question's pool as fit_rerank.py does (held-out questions are never read), counts the
@@ -32,11 +32,12 @@ def main() -> int:
     ap.add_argument("--corpus-set", default="main")
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--variants", default="", help="comma-separated names (default: all)")
+    ap.add_argument("--model", help="embedding model (folder) of the index, as in fit_rerank.py")
     args = ap.parse_args()
     names = [v for v in args.variants.split(",") if v] or list(VARIANTS)
     qs = [q for q in tomllib.loads(fit_rerank.QUESTIONS.read_text(encoding="utf-8"))["q"]
           if q["part"] == "dev"]
-    kb = open_kb(args.home, corpus_set=args.corpus_set)
+    kb = open_kb(args.home, corpus_set=args.corpus_set, model=args.model)
     memoize_dense(kb)
     print(f"{len(qs)} development questions; listwise reranker, 5-fold CV x{args.seeds}")
     for name in names:
