@@ -178,3 +178,64 @@ def test_switches_keep_the_dense_top_give_it_its_bm25_and_add_siblings(monkeypat
     # other chunks join, the other file's do not
     assert max(pool.cands.values(), key=lambda c: c.fused).doc == 3
     assert {c.doc for c in ranking.rescored(pool)} == {3, 4, 5}
+
+
+# --- the numpy-only evaluation the GPU run relies on (bench/kb/cross_eval.py, cross_gpu.py) ---
+
+def _bench():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench" / "kb"))
+    import cross_eval
+    import cross_gpu
+
+    return cross_eval, cross_gpu
+
+
+class _Logits:
+    def __init__(self, by_pool: dict[str, np.ndarray]) -> None:
+        self.by_pool = by_pool
+
+    def get(self, pool: dict, idx: list[int]) -> np.ndarray:
+        return self.by_pool[pool["id"]][idx]
+
+    def save(self) -> None:
+        return None
+
+
+def _eval_pools(n: int, seed: int) -> tuple[list[dict], dict[str, np.ndarray]]:
+    """Pools of 40 whose one feature puts the answer in the top 10 but rarely first, and a
+    cross-encoder logit that knows the answer."""
+    rng = np.random.default_rng(seed)
+    pools, logits = [], {}
+    for q in range(n):
+        x = rng.normal(0, 1, (40, 1))
+        y = np.zeros(40)
+        pos = int(rng.integers(40))
+        y[pos] = 1
+        x[pos, 0] += 2.0
+        pools.append({"id": f"q{q}", "question": "", "ids": [str(i) for i in range(40)], "x": x, "y": y})
+        logits[f"q{q}"] = rng.normal(0, 1, 40) + 4.0 * y
+    return pools, logits
+
+
+def test_a_telling_cross_encoder_logit_lifts_the_cross_validated_ranking():
+    cross_eval, _ = _bench()
+    pools, logits = _eval_pools(30, 0)
+    got = cross_eval.cross_validate(pools, 20, _Logits(logits), seeds=1)
+    assert got["refit +cross top 20"]["MRR@10"] > got["stage 1"]["MRR@10"] + 0.2
+    noise = {k: np.random.default_rng(1).normal(0, 1, 40) for k in logits}
+    flat = cross_eval.cross_validate(pools, 20, _Logits(noise), seeds=1)
+    assert flat["cross alone"]["MRR@10"] < got["cross alone"]["MRR@10"] - 0.3
+
+
+def test_epochs_shuffle_whole_query_groups_and_repeat_each_once_per_pass():
+    _, cross_gpu = _bench()
+    items = [crossenc.Example(f"q{g}", f"d{g}{i}", float(i == 0)) for g in range(5) for i in range(4)]
+    plan = cross_gpu.epochs(items, 2, seed=0)
+    assert len(plan) == 40
+    for start in range(0, 40, 4):  # every group of four stays together, positive first
+        group = plan[start:start + 4]
+        assert group[0].label == 1.0 and {e.query for e in group} == {group[0].query}
+    assert [e.query for e in plan[:20:4]] != [f"q{g}" for g in range(5)] or \
+        [e.query for e in plan[20::4]] != [f"q{g}" for g in range(5)]
