@@ -2,8 +2,10 @@
 
 search() in kb/search.py gathers the dense list and the expanded query; this module builds the
 candidate pool (the union of both lists, fused as on main), optionally adds the callees of the
-top hits' deciding lines, optionally rescores every candidate with the fitted reranker, and
-fetches the chunks of the k winners only.
+top hits' deciding lines, optionally rescores every candidate with the fitted reranker and
+then the reranker's head with a cross-encoder (cross_stage, only when its pinned weights and a
+fit are present), and fetches the chunks of the k winners only. The pool switches (DENSE_KEEP,
+LEX_FOR_DENSE, BASE_KEEP, SIBLING_FILES) are off: measured in round 4, none helped.
 """
 
 from __future__ import annotations
@@ -27,6 +29,21 @@ MAX_NEW_CALLEES = 3
 # the first TEXT_POOL of them.
 RERANK_POOL = 60
 TEXT_POOL = 30
+# The fused score ranks a candidate that only the dense list found far down (its BM25 part was
+# 0 unless it was in the lexical top `depth`), so the dense retriever's own best hits rarely
+# reached the reranker. DENSE_KEEP of the dense list's first hits are always rescored, and
+# every candidate carries its BM25 of the expanded question (computed for all chunks anyway).
+DENSE_KEEP = 0
+LEX_FOR_DENSE = False
+# The plain (unexpanded) question's BM25 top BASE_KEEP join the candidates: expansion can push
+# a chunk that matches the question's own words below the lexical depth.
+BASE_KEEP = 0
+# The answer is often a sibling of a top hit (another method of the same pass, the header of the
+# same class) that shares fewer of the question's words: the chunks of the first SIBLING_FILES
+# files by fused score (at most SIBLING_MAX of each, by BM25) are rescored too.
+SIBLING_FILES = 0
+SIBLING_MAX = 20
+_FILES: dict[int, dict[tuple[str, str], list[int]]] = {}
 PROSE_KINDS = ("doc_section", "pattern_card", "text")
 _COMMENT = ("//", "#", "*", "/*", '"""', "'''", "--")
 _LINES: dict[str, list[tuple[bool, frozenset[str]]]] = {}  # chunk id -> tokenized lines
@@ -63,8 +80,12 @@ def candidate_pool(lex: LexicalIndex, positions: dict[str, int], terms: dict[str
         i = positions.get(x.id)
         if i is None:
             continue
-        c = cands.setdefault(i, Candidate(i, x.id))
+        c = cands.setdefault(i, Candidate(i, x.id, lex=float(full[i]) if LEX_FOR_DENSE else 0.0))
         c.dense, c.dense_rank = x.score, rank + 1
+        c.kept = c.kept or rank < DENSE_KEEP
+    if BASE_KEEP and own is not None:
+        for i, _ in lex.best(own, BASE_KEEP, flt):
+            cands.setdefault(i, Candidate(i, lex.ids[i], lex=float(full[i]))).kept = True
     best_lex = max((c.lex for c in cands.values()), default=0.0)
     best_base = float(max((base[i] for i in cands), default=0.0))
     kinds = lex.columns["kind"]
@@ -99,18 +120,51 @@ def add_callees(pool: Pool, symbols: SymbolTable, texts: dict[int, str], flt: di
                 c.fused = max(c.fused, parent.fused * CALLEE_DECAY)
 
 
+def file_chunks(lex: LexicalIndex) -> dict[tuple[str, str], list[int]]:
+    """Document indices per (source, path), built once per lexical index."""
+    got = _FILES.get(id(lex))
+    if got is None:
+        _FILES.clear()
+        got = _FILES[id(lex)] = {}
+        for i, key in enumerate(zip(lex.columns["source"], lex.columns["path"], strict=True)):
+            got.setdefault((str(key[0]), str(key[1])), []).append(i)
+    return got
+
+
+def add_siblings(pool: Pool, flt: dict) -> None:
+    """The chunks of the top SIBLING_FILES files (by their best fused candidate) join the pool,
+    kept for rescoring: at most SIBLING_MAX per file, those with the highest BM25 first."""
+    if not SIBLING_FILES:
+        return
+    files = file_chunks(pool.lex)
+    cols = pool.lex.columns
+    mask = pool.lex.mask(flt)
+    seen: list[tuple[str, str]] = []
+    for c in sorted(pool.cands.values(), key=lambda c: -c.fused):
+        key = (str(cols["source"][c.doc]), str(cols["path"][c.doc]))
+        if key not in seen:
+            seen.append(key)
+        if len(seen) == SIBLING_FILES:
+            break
+    for key in seen:
+        docs = [i for i in files.get(key, []) if mask is None or mask[i]]
+        for i in sorted(docs, key=lambda i: -pool.full[i])[:SIBLING_MAX]:
+            pool.cands.setdefault(i, Candidate(i, pool.lex.ids[i], lex=float(pool.full[i]))).kept = True
+
+
 def text_pool(pool: Pool) -> list[Candidate]:
     """The candidates whose text the reranker reads: the first TEXT_POOL, the callees, and the
     other rescored candidates of the dense list (whose documents came with it when the weights
     were fit, bench/kb/fit_rerank.py)."""
     keep = rescored(pool)
-    return [c for n, c in enumerate(keep) if n < TEXT_POOL or c.callee or c.dense_rank is not None]
+    return [c for n, c in enumerate(keep)
+            if n < TEXT_POOL or c.callee or c.kept or c.dense_rank is not None]
 
 
 def rescored(pool: Pool) -> list[Candidate]:
     """The candidates the reranker scores: the first RERANK_POOL by fused score, and callees."""
     ordered = sorted(pool.cands.values(), key=lambda c: -c.fused)
-    return ordered[:RERANK_POOL] + [c for c in ordered[RERANK_POOL:] if c.callee]
+    return ordered[:RERANK_POOL] + [c for c in ordered[RERANK_POOL:] if c.callee or c.kept]
 
 
 Lines = list[tuple[bool, frozenset[str]]]
@@ -193,3 +247,23 @@ def features(pool: Pool, c: Candidate, votes: dict[str, float],
 
 def ranked(pool: Pool, k: int) -> list[Candidate]:
     return sorted(pool.cands.values(), key=lambda c: (-c.fused, c.doc))[:k]
+
+
+def cross_stage(pool: Pool, top: int, logits: Callable[[list[Candidate]], list[float]],
+                weights: dict[str, float]) -> None:
+    """The second stage: the reranker's first `top` candidates rescored by a linear score over
+    their features and the cross-encoder's logit (feature `cross`, kb/crossenc.py); the rest keep
+    their order just below them. `logits` gives the cross-encoder's logit of each candidate."""
+    order = sorted((c for c in pool.cands.values() if np.isfinite(c.fused)),
+                   key=lambda c: (-c.fused, c.doc))
+    head, rest = order[:top], order[top:]
+    if not head:
+        return
+    for c, logit in zip(head, logits(head), strict=True):
+        c.features = {**c.features, "cross": float(logit)}
+        c.fused = sum(weights.get(k, 0.0) * v for k, v in c.features.items())
+    floor = min(c.fused for c in head)
+    if rest:  # below the head, in their own order
+        shift = floor - 1.0 - rest[0].fused
+        for c in rest:
+            c.fused += shift

@@ -52,6 +52,7 @@ class Candidate:
     dense_rank: int | None = None
     callee: bool = False
     comment: float = 0.0  # cosine with the chunk's comment view (kb/views.py), 0 without one
+    kept: bool = False    # rescored whatever its fused rank (kb.ranking.DENSE_KEEP, BASE_KEEP)
     fused: float = 0.0
     features: dict[str, float] = field(default_factory=dict)
 

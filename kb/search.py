@@ -11,6 +11,7 @@ from kb import lexical_cache, locks, ranking
 from kb.callees import SymbolTable
 from kb.chunk import Chunk
 from kb.chunk_cache import ChunkCache
+from kb.crossenc import load_stage
 from kb.embed import MODEL_STATE_KEY, Embedder
 from kb.enrich import enrich, pass_notes
 from kb.errors import KBError
@@ -122,6 +123,7 @@ class SearchConfig:
     expand: bool = True    # query expansion: symptom lexicon and pass registry
     callees: bool = True   # callees of the top hits' deciding lines join the candidates
     rerank: bool = True    # the fitted feature reranker orders the candidates
+    cross: bool = True     # a pinned cross-encoder rescores the reranker's head (when present)
     dense_weight: float = 0.3
 
 
@@ -272,13 +274,29 @@ class KnowledgeBase:
         if cfg.callees:
             top = sorted(pool.cands.values(), key=lambda c: -c.fused)[:ranking.CALLEE_PARENTS]
             ranking.add_callees(pool, symbols, self._texts(top, positions), fd)
+        ranking.add_siblings(pool, fd)
         reranker = load_reranker(weights_for(self.embedder.slug)) if cfg.rerank else None
         if reranker is not None:
             self.comment_scores(query, pool)
             ranking.rerank(pool, reranker, ranking.text_lines(
                 pool, ranking.text_pool(pool), lambda cands: self._texts(cands, positions)))
+            if cfg.cross:
+                self._cross_stage(query, pool, positions)
         weight = cfg.dense_weight if mode == "hybrid" else 0.0
         return self._ranked(ranking.ranked(pool, k), pool, weight, reranker is not None)
+
+    def _cross_stage(self, query: str, pool: ranking.Pool, positions: dict[str, int]) -> None:
+        """The cross-encoder's second stage over the reranker's head (kb/crossenc.py), when its
+        pinned weights are under this home; without them nothing changes."""
+        stage = load_stage(self.home, self.embedder.slug)
+        if stage is None:
+            return
+
+        def logits(cands: list) -> list[float]:
+            texts = self._texts(cands, positions)
+            return stage.model.score(query, [texts.get(c.doc, "") for c in cands])
+
+        ranking.cross_stage(pool, stage.top, logits, stage.weights)
 
     def fetch(self, ranked: list[Ranked]) -> list[Hit]:
         """The ranked chunks as hits, read from the store (or the chunk cache) in one call."""
@@ -468,6 +486,8 @@ def step_configs() -> dict[str, tuple[str, dict]]:
         steps[f"+{name}"] = (f"tokens + {doc} only", {"config": replace(MAIN, **{name: True})})
     for name, doc in one.items():
         steps[f"all-{name}"] = (f"every step except: {doc}", {"config": replace(DEFAULT, **{name: False})})
+    steps["all-cross"] = ("every step except the cross-encoder's second stage",
+                          {"config": replace(DEFAULT, cross=False)})
     steps["all"] = ("every step (the default)", {"config": DEFAULT})
     steps["dense"] = ("the dense retriever alone (cosine of the embedding model)", {"mode": "dense"})
     return steps

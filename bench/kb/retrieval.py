@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from kb.crossenc import load_stage  # noqa: E402
 from kb.search import Filters, KnowledgeBase, open_kb  # noqa: E402
 
 QUESTIONS = ROOT / "bench" / "kb" / "questions-v2.toml"
@@ -178,8 +179,10 @@ def main() -> int:
     args = ap.parse_args()
     questions = tomllib.loads(QUESTIONS.read_text(encoding="utf-8"))["q"]
     kb = open_kb(Path(args.home), corpus_set=args.corpus_set, model=args.model)
-    # rows name the model and the comment views (kb/views.py) when they are not the defaults
+    # rows name the model, the comment views (kb/views.py) and the cross-encoder's second stage
+    # when they are present
     tag = (f" @{kb.embedder.slug}" if args.model else "") + (" +views" if kb.comment_views() else "")
+    tag += " +cross" if load_stage(Path(args.home), kb.embedder.slug) else ""  # kb/crossenc.py
     known = steps()
     timed = [s for s in args.latency.split(",") if s]
     names = [s for s in args.steps.split(",") if s] or ([] if timed else list(known))
