@@ -151,3 +151,20 @@ def test_a_kernel_driven_through_a_transposed_views_strides_walks_a_strided_inne
     assert "cuda-strided-fast-axis" in _cards(CONV.format(view="x.permute(0, 2, 1)"))
     # the view's untouched axis: x.stride(2) of x itself is the unit stride
     assert "cuda-strided-fast-axis" not in _cards(CONV.format(view="x"))
+
+
+RUNS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def chan_kernel(x_ptr, dw_ptr, HW, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.atomic_add(dw_ptr + {address}, x, mask=offs < n)
+'''
+
+
+def test_per_element_atomics_to_a_computed_index_shared_by_neighbouring_lanes_are_a_scatter() -> None:
+    assert _cards(RUNS.format(address="offs // HW")).get("common-scatter-atomics") == 0.7
+    # one address per lane: nothing collides within the program
+    assert "common-scatter-atomics" not in _cards(RUNS.format(address="offs"))

@@ -105,12 +105,15 @@ def scatter_atomics(module: KernelModule, backend: str) -> list[Match]:
                 continue
             # a loaded index, per element or per row (`bag = tl.load(...)`; out + bag * D)
             data = _data_terms(kernel, pointer, call.lineno, scalars=True)
-            if not data:
+            runs = [] if data else _colliding_index(kernel, pointer, call.lineno)
+            if not data and not runs:
                 continue
+            chosen = (f"the loaded index {', '.join(data)}" if data else
+                      f"`{runs[0]}`, equal for runs of neighbouring lanes")
             matches.append(_match(
-                module, kernel, call, "scatter-atomics", 0.75,
+                module, kernel, call, "scatter-atomics", 0.75 if data else 0.7,
                 f"`tl.{call_name(call)}` in `{kernel.name}` scatters one atomic per element to "
-                f"addresses chosen by the loaded index {', '.join(data)}: colliding indices "
+                f"addresses chosen by {chosen}: colliding indices "
                 "serialise, and "
                 + ("the Ascend front end scalarises the data-addressed atomic into an "
                    "element loop." if backend == "ascend" else
@@ -119,8 +122,19 @@ def scatter_atomics(module: KernelModule, backend: str) -> list[Match]:
                 "runs) leaves one atomic or store per distinct index.",
                 ["TTIR after triton-to-unstructure: scf.for of scalar atomics"
                  if backend == "ascend" else "PTX: red/atom.global per element",
-                 "profile: time grows with index collisions"], index_tiles=data))
+                 "profile: time grows with index collisions"], index_tiles=data or runs))
     return matches
+
+
+def _colliding_index(kernel: JitKernel, pointer: ast.expr, line: int) -> list[str]:
+    """`offs // HW` in an atomic's address tile: a computed index that neighbouring lanes
+    share, so one program's atomics already collide in runs (a per-channel or per-row sum)."""
+    expanded = _expanded(kernel, pointer, line, keep=_positions(kernel))
+    tiles = _index_tiles(kernel)
+    return [ast.unparse(n) for n in ast.walk(expanded)
+            if isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv)
+            and {m.id for m in ast.walk(n.left) if isinstance(m, ast.Name)} & tiles
+            and not (isinstance(n.right, ast.Constant) and n.right.value == 1)]
 
 
 def _bound_first(cmp: ast.Compare, kernel: JitKernel, line: int) -> bool:
