@@ -168,3 +168,48 @@ def test_per_element_atomics_to_a_computed_index_shared_by_neighbouring_lanes_ar
     assert _cards(RUNS.format(address="offs // HW")).get("common-scatter-atomics") == 0.7
     # one address per lane: nothing collides within the program
     assert "common-scatter-atomics" not in _cards(RUNS.format(address="offs"))
+
+
+HELPERS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, a + tl.load(b_ptr + offs, mask=offs < n), mask=offs < n)
+
+def _scale(x):
+    out = {alloc}
+    scale_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+
+def _add(a, b):
+    out = torch.empty_like(a)
+    add_kernel[(triton.cdiv(a.numel(), 1024),)](a, b, out, a.numel(), BLOCK=1024)
+    return out
+
+def run(x, r):
+    return {body}
+'''
+
+
+def test_a_buffer_one_launcher_helper_writes_and_another_reads_is_an_unfused_round_trip() -> None:
+    for body in ("_add(r, _scale(x))", "_add(_scale(x), r)"):
+        assert _cards(HELPERS.format(alloc="torch.empty_like(x)", body=body)).get(
+            "common-unfused-launches") == 0.75
+    # two helpers on unrelated inputs: nothing is handed between them
+    apart = HELPERS.format(alloc="torch.empty_like(x)", body="(_add(r, x), _scale(x))")
+    assert "common-unfused-launches" not in _cards(apart)
+
+
+def test_a_zero_fill_made_by_an_allocation_helper_is_seen_at_the_launch() -> None:
+    source = HELPERS.format(alloc="_zeros(x)", body="_scale(x)").replace(
+        "def _scale(x):", "def _zeros(like):\n    return torch.zeros_like(like)\n\ndef _scale(x):")
+    assert "common-zeroed-output" in _cards(source)
+    assert "common-zeroed-output" not in _cards(source.replace("torch.zeros_like(like)", "torch.empty_like(like)"))

@@ -208,8 +208,9 @@ def zeroed_output(module: KernelModule, backend: str) -> list[Match]:
     load, no atomic): the fill is a whole extra write of the tensor, which the kernel then
     writes again; `empty` allocates without touching memory."""
     matches = []
+    makers = _zero_makers(module)
     for fn in _host_functions(module):
-        zeroed = _zero_filled(fn)
+        zeroed = _zero_filled(fn, makers)
         launches = [launch for launch in module.launches if launch.launcher is fn]
         for name, fill in zeroed.items():
             uses = [(launch, param) for launch in launches for param, arg in launch.args.items()
@@ -244,13 +245,27 @@ def _fills_zero(call: ast.Call) -> bool:
     return isinstance(fill, ast.Constant) and fill.value == 0
 
 
-def _zero_filled(fn: ast.FunctionDef) -> dict[str, ast.Call]:
-    """Names the launcher binds to a zero-filled allocation, or fills with zeros in place."""
+def _zero_makers(module: KernelModule) -> set[str]:
+    """Functions of the file that return a zero-filled allocation (an output-allocating helper)."""
+    makers = set()
+    for fn in (n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef)):
+        local = _zero_filled(fn, set())
+        if any(isinstance(r, ast.Return) and r.value is not None
+               and ((isinstance(r.value, ast.Call) and _fills_zero(r.value))
+                    or (isinstance(r.value, ast.Name) and r.value.id in local))
+               for r in ast.walk(fn)):
+            makers.add(fn.name)
+    return makers
+
+
+def _zero_filled(fn: ast.FunctionDef, makers: set[str]) -> dict[str, ast.Call]:
+    """Names the launcher binds to a zero-filled allocation (made here or by a helper in
+    `makers`), or fills with zeros in place."""
     out = {}
     for node in ast.walk(fn):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
-                and _fills_zero(node.value)):
+                and (_fills_zero(node.value) or call_name(node.value) in makers)):
             out[node.targets[0].id] = node.value
         elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
               and isinstance(node.value.func, ast.Attribute)

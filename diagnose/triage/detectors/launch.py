@@ -370,7 +370,74 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     break
         if not any(m.line in {launch.line for launch in launches} for m in matches):
             matches += _rereads(module, launches)
+    return matches + _handed_between_helpers(module, by_launcher)
+
+
+def _handed_between_helpers(module: KernelModule, by_launcher: dict[int, list[Launch]]) -> list[Match]:
+    """A host function calling two launcher helpers, the second on what the first allocated,
+    wrote with its kernel and returned (`y = _bias_add(x, b)`, then `_residual_add(r, y)`): the
+    same global-memory round trip as two launches in one function, split across helpers."""
+    helpers = {launches[0].launcher.name: launches for launches in by_launcher.values()  # type: ignore[union-attr]
+               if launches[0].launcher is not None}
+    matches = []
+    for fn in (n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef) and n.name not in helpers):
+        made: dict[str, Launch] = {}  # host name -> the launch that wrote it inside a helper
+        for node in sorted((n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.Expr | ast.Return)),
+                           key=lambda n: n.lineno):
+            call = node.value if isinstance(node.value, ast.Call) else None
+            if call is None:  # a bare `return` or a value that calls nothing
+                continue
+            if call_name(call) not in helpers:  # `return _second(r, _first(x, b))`: calls inside
+                call = next((c for c in ast.walk(node.value) if isinstance(c, ast.Call)
+                             and call_name(c) in helpers and c is not node.value), None)
+                if call is None:
+                    continue
+            launches = helpers[call_name(call)]
+            reader = _reading_launch(module, launches, call, made, helpers)
+            if reader is not None:
+                name, writer, later = reader
+                scratch = name not in _returned(fn)
+                what = f"`{name}`" if name.isidentifier() else f"the output `{name}` returns"
+                matches.append(_launch_match(
+                    module, later, "multi-launch", 0.75 if scratch else 0.55,
+                    f"`{writer.kernel}` (in `{writer.launcher.name}`) writes {what} to global "  # type: ignore[union-attr]
+                    f"memory only for `{later.kernel}` (in `{later.launcher.name}`) to read it back: "  # type: ignore[union-attr]
+                    "one fused kernel would skip the round trip and a launch.",
+                    ["profile: the intermediate's bytes are a large share of total bytes",
+                     "profile: per-launch overhead at the small size"],
+                    buffers=[name], first_launch=writer.line))
+            written = _written_and_returned(module, launches)
+            if written is not None and isinstance(node, ast.Assign):
+                made.update({t.id: written for t in node.targets if isinstance(t, ast.Name)})
     return matches
+
+
+def _written_and_returned(module: KernelModule, launches: list[Launch]) -> Launch | None:
+    """The helper's launch that writes a buffer the helper allocated and returns, if any."""
+    helper = launches[0].launcher
+    fresh = _intermediates(helper) & _returned(helper)  # type: ignore[arg-type]
+    return next((launch for launch in launches if _bound_names(module, launch, written=True) & fresh), None)
+
+
+def _reading_launch(module: KernelModule, launches: list[Launch], call: ast.Call,
+                    made: dict[str, Launch], helpers: dict[str, list[Launch]]
+                    ) -> tuple[str, Launch, Launch] | None:
+    """(host name, writer, reader) when `call` passes a helper-made buffer (a name bound to
+    one, or the helper's call itself) to a parameter that one of the helper's launches reads."""
+    params = [a.arg for a in launches[0].launcher.args.args]  # type: ignore[union-attr]
+    passed = {params[i]: a for i, a in enumerate(call.args) if i < len(params)}
+    passed.update({kw.arg: kw.value for kw in call.keywords if kw.arg})
+    for param, arg in passed.items():
+        writer = made.get(arg.id) if isinstance(arg, ast.Name) else (
+            _written_and_returned(module, helpers[call_name(arg)])
+            if isinstance(arg, ast.Call) and call_name(arg) in helpers else None)
+        if writer is None:
+            continue
+        reader = next((launch for launch in launches
+                       if param in _bound_names(module, launch, written=False)), None)
+        if reader is not None:
+            return (arg.id if isinstance(arg, ast.Name) else ast.unparse(arg)[:40]), writer, reader
+    return None
 
 
 def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
