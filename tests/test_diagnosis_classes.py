@@ -296,6 +296,19 @@ def test_capture_cache_reuses_a_capture_until_the_kernel_changes(tmp_path, monke
     assert cached([kernel], "small", "cuda", capture).launch_counts == {"k": 4}
 
 
+def test_the_capture_cache_key_leaves_out_only_modules_the_capture_never_runs() -> None:
+    """Changing how symptoms are read must not discard every capture, and must never let a
+    change to the code that makes a capture read a stale one."""
+    import re
+
+    from diagnose.ir.cache import AFTER_CAPTURE, IR_DIR
+
+    assert all((IR_DIR / name).is_file() for name in AFTER_CAPTURE)
+    for maker in ("cuda.py", "cuda_child.py", "ascend.py", "ascend_env.py", "dumps.py"):
+        imports = re.findall(r"^(?:from|import) [.\w]*?(\w+) ", (IR_DIR / maker).read_text(), flags=re.M)
+        assert not {f"{m}.py" for m in imports} & AFTER_CAPTURE, maker
+
+
 def test_tensor_core_symptom_weighs_little_in_a_task_its_cost_model_calls_memory_bound(tmp_path: Path) -> None:
     """A dot that missed warp-group MMA is the heaviest IR symptom in a compute-bound GEMM; in a
     skinny (decode-sized) GEMM whose cost model does few FLOPs per byte it is not the cost."""

@@ -162,3 +162,38 @@ def test_a_streamed_row_cut_by_position_is_seen_however_the_fill_is_spelled(fill
 def test_a_streamed_row_whose_loop_stops_at_the_diagonal_is_left_alone() -> None:
     cards = _cards(STREAMED_ROW.replace("BOUND", "q + 1").replace("FILL", 'float("-inf")'))
     assert not {"common-causal-full-scan", "common-mask-after-load"} & set(cards)
+
+
+TASK_NOISE = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"N": 8192}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.randn(8192, generator=torch.Generator().manual_seed(seed)),)
+def reference(x):
+    return x
+'''
+
+NOISE = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def noise_kernel(x_ptr, out_ptr, n, seed, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, x + 0.0 * tl.randn(seed, offs), mask=offs < n)
+
+def run(x):
+    out = torch.empty_like(x)
+    noise_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), 7, BLOCK=1024)
+    return out
+'''
+
+
+@pytest.mark.slow
+def test_the_local_array_of_sin_and_cos_range_reduction_is_not_a_register_spill(tmp_path) -> None:
+    """tl.randn's Box-Muller calls libdevice sin and cos, whose Payne-Hanek slow path keeps a
+    local array: local-memory ops with 0 B spilled, which the ladder concluded as spills."""
+    d = _diagnose(make_task(tmp_path, "noise", TASK_NOISE, NOISE))
+    symptoms = {f.evidence.get("symptom") for t in d.tiers if t.tier == 3 for f in t.findings}
+    assert "register-spills" not in symptoms
+    assert d.ranking[0]["rewrite_family"] == "draw-four-per-philox"

@@ -379,10 +379,17 @@ def no_async_copy_after_pipeline(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[end].text, r"scf\.for|tt\.load"))]
 
 
+# libdevice's sin/cos/tan keep a small local array for the Payne-Hanek reduction of large
+# arguments (tl.randn's Box-Muller calls both): local-memory ops with no spill, not pressure.
+TRIG_RANGE_REDUCTION = re.compile(r"math\.(?:sin|cos|tan)\b|__nv_(?:sin|cos|tan|sincos)")
+
+
 def register_spills(kir: KernelIR) -> list[Symptom]:
     p = kir.ptxas
     local_ops = kir.sass.local_memory_ops if kir.sass else 0
     if p is None or (p.spill_stores + p.spill_loads == 0 and local_ops == 0):
+        return []
+    if p.spill_stores + p.spill_loads == 0 and any(TRIG_RANGE_REDUCTION.search(s.text) for s in kir.stages):
         return []
     # Each thread's share of the tile is tile / (32 * num_warps): with one or two warps the
     # share, not the tile, is what outgrows the registers.

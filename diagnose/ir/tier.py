@@ -23,7 +23,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
     "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile", "cuda-too-few-warps",
-                          "common-block-size", "cuda-broadcast-matmul"),
+                          "common-block-size", "cuda-broadcast-matmul", "cuda-rank3-dot"),
     "no-async-copy-after-pipeline": ("cuda-kloop-unpipelined", "cuda-mask-in-kloop",
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
