@@ -362,10 +362,29 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
     if not families:
         return None
     hypothesis, fact = max(pairs, key=lambda p: p[0].confidence)
+    unseen = _stronger_unseen_work(ctx, hypothesis)
+    if unseen is not None:
+        return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, a weak hypothesis "
+                     f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
+                     f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
     return Decision(stop=True, verdict="concluded",
                     reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                            f"{hypothesis.card_id}: {fact.message}",
                     conclusion=_confirmed(ctx, hypothesis, fact, pairs))
+
+
+WEAK_CONFIRMED = 0.5  # a hypothesis this unsure is not made the answer by the IR alone
+
+
+def _stronger_unseen_work(ctx: Context, confirmed: Finding) -> Finding | None:
+    """A confident tier-1 hypothesis about work the IR cannot show (a zero fill, a launch loop
+    in the host code), of another family, when the IR confirmed only a weak one: an int64 index
+    symptom does not make int32 indexing the answer over a certain extra pass through memory."""
+    if confirmed.confidence >= WEAK_CONFIRMED:
+        return None
+    return next((h for h in ctx.hypotheses() if h.rewrite_family != confirmed.rewrite_family
+                 and h.confidence >= WORK_IDIOM_CONFIDENCE and h.card_id not in IR_VISIBLE_CARDS),
+                None)
 
 
 def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Finding]]:

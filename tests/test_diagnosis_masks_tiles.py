@@ -197,3 +197,36 @@ def test_the_local_array_of_sin_and_cos_range_reduction_is_not_a_register_spill(
     symptoms = {f.evidence.get("symptom") for t in d.tiers if t.tier == 3 for f in t.findings}
     assert "register-spills" not in symptoms
     assert d.ranking[0]["rewrite_family"] == "draw-four-per-philox"
+
+
+TASK_COPY = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"N": 8192}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.randn(8192, generator=torch.Generator().manual_seed(seed)),)
+def reference(x):
+    return x * 2
+'''
+
+ZEROED_WIDE = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def twice_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+def run(x):
+    out = torch.zeros_like(x)
+    twice_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+
+@pytest.mark.slow
+def test_a_weak_hypothesis_the_ir_confirms_does_not_outrank_certain_work_the_ir_cannot_show(tmp_path) -> None:
+    """An int64 index (0.2, confirmed by the TTIR) beside a zero fill of an output every element
+    of which is stored (0.7, host work no IR shows): the fill leads, the index does not conclude."""
+    d = _diagnose(make_task(tmp_path, "zeroed", TASK_COPY, ZEROED_WIDE))
+    assert d.conclusion is None or d.conclusion.rewrite_family != "int32-indexing"
+    assert d.ranking[0]["rewrite_family"] == "allocate-empty-output"
