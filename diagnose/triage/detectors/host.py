@@ -17,6 +17,7 @@ from diagnose.triage.detectors.model import (
     call_name,
     kwarg,
     names_in,
+    plain_functions,
 )
 
 CAST_METHODS = {"float", "half", "bfloat16", "double"}
@@ -179,7 +180,7 @@ def _host_loop_around(module: KernelModule, fn: ast.FunctionDef, call: ast.Call,
         return fn, loop
     if depth == 0:
         return None
-    for caller in (n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef) and n is not fn):
+    for caller in (n for n in plain_functions(module) if n is not fn):
         for site in (c for c in ast.walk(caller) if isinstance(c, ast.Call) and call_name(c) == fn.name):
             found = _host_loop_around(module, caller, site, depth - 1)
             if found is not None:
@@ -248,7 +249,7 @@ def _fills_zero(call: ast.Call) -> bool:
 def _zero_makers(module: KernelModule) -> set[str]:
     """Functions of the file that return a zero-filled allocation (an output-allocating helper)."""
     makers = set()
-    for fn in (n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef)):
+    for fn in plain_functions(module):
         local = _zero_filled(fn, set())
         if any(isinstance(r, ast.Return) and r.value is not None
                and ((isinstance(r.value, ast.Call) and _fills_zero(r.value))

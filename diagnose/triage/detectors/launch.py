@@ -20,6 +20,7 @@ from diagnose.triage.detectors.model import (
     launch_value,
     launcher_env,
     names_in,
+    plain_functions,
 )
 
 _ALLOCATORS = {"empty", "empty_like", "zeros", "zeros_like", "empty_strided", "full",
@@ -380,7 +381,7 @@ def _handed_between_helpers(module: KernelModule, by_launcher: dict[int, list[La
     helpers = {launches[0].launcher.name: launches for launches in by_launcher.values()  # type: ignore[union-attr]
                if launches[0].launcher is not None}
     matches = []
-    for fn in (n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef) and n.name not in helpers):
+    for fn in (n for n in plain_functions(module) if n.name not in helpers):
         made: dict[str, Launch] = {}  # host name -> the launch that wrote it inside a helper
         for node in sorted((n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.Expr | ast.Return)),
                            key=lambda n: n.lineno):

@@ -262,6 +262,12 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
                         _int_constants(tree))
 
 
+def plain_functions(module: KernelModule) -> list[ast.FunctionDef]:
+    """Every plain (not @triton.jit) function of the file: launchers, their helpers, callers."""
+    jitted = {id(k.node) for k in module.kernels.values()}
+    return [n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef) and id(n) not in jitted]
+
+
 def grid_elements(launch: Launch) -> list[ast.expr]:
     """The launch grid's axes; a grid bound to a name before the launch is read through that
     name (the last assignment before the launch wins), a `lambda meta:` grid through its body."""
