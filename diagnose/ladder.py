@@ -382,7 +382,12 @@ def _stronger_unseen_work(ctx: Context, confirmed: Finding) -> Finding | None:
     symptom does not make int32 indexing the answer over a certain extra pass through memory."""
     if confirmed.confidence >= WEAK_CONFIRMED:
         return None
-    return next((h for h in ctx.hypotheses() if h.rewrite_family != confirmed.rewrite_family
+    return _unseen_work_idiom(ctx, confirmed.rewrite_family)
+
+
+def _unseen_work_idiom(ctx: Context, family: str) -> Finding | None:
+    """A confident tier-1 hypothesis of another family about work no IR shows."""
+    return next((h for h in ctx.hypotheses() if h.rewrite_family != family
                  and h.confidence >= WORK_IDIOM_CONFIDENCE and h.card_id not in IR_VISIBLE_CARDS),
                 None)
 
@@ -468,9 +473,7 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
         if (f.rewrite_family and f.rewrite_family != family
                 and f.evidence.get("weight", 0) > weight):
             return f
-    return next((h for h in ctx.hypotheses() if h.rewrite_family != family
-                 and h.confidence >= WORK_IDIOM_CONFIDENCE and h.card_id not in IR_VISIBLE_CARDS),
-                None)
+    return _unseen_work_idiom(ctx, family)
 
 
 def at_the_roofline(ctx: Context) -> Decision | None:
