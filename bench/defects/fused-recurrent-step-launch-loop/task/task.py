@@ -7,7 +7,7 @@ META = {
     "level": 2,
     "category": "recurrence",
     "dtypes": ["float32"],
-    "tolerance": {"float32": {"atol": 1e-4, "rtol": 1e-3}},
+    "tolerance": {"float32": {"atol": 5e-3, "rtol": 5e-3}},
     "sizes": {
         "small": {"B": 1, "T": 6, "H": 2, "D": 32},
         "ragged": {"B": 2, "T": 37, "H": 3, "D": 64},
