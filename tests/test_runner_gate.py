@@ -287,6 +287,19 @@ def test_trusted_code_may_start_installed_programs_but_never_one_in_a_writable_f
     assert not _installed_program(str(planted))
 
 
+def test_a_versioned_cuda_toolkit_is_a_system_folder_but_a_look_alike_elsewhere_is_not():
+    """Found on the H200 (2026-12-02): inductor's `nvcc` probe still failed after the wrapper fix,
+    with no candidate frame named: /usr/local/cuda/bin/nvcc resolves into /usr/local/cuda-13.0/bin,
+    which the prefix list did not hold, so trusted code was refused a system compiler."""
+    from diagnose.runner.sandbox import _installed_dir
+
+    assert _installed_dir("/usr/local/cuda/bin") and _installed_dir("/usr/local/cuda-13.0/bin")
+    assert _installed_dir("/usr/bin") and _installed_dir("/usr/local/bin/")
+    assert not _installed_dir("/usr/local/cuda-13.0/bin/extra")  # only the toolkit's own bin
+    assert not _installed_dir("/usr/local/cuda-13.0/lib64")
+    assert not _installed_dir("/tmp/usr/local/cuda/bin") and not _installed_dir("/home/u/cuda/bin")
+
+
 def test_a_trusted_probe_for_a_program_that_is_nowhere_gets_the_os_failure_not_a_refusal(tmp_path):
     """Found on the H200: torch.compile's references probe for `nvcc`, absent from PATH there, and
     every torch.compile timing became a sandbox_violation blamed on the candidate."""

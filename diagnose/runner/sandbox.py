@@ -288,7 +288,13 @@ def _on_process(policy: _Policy, args: tuple) -> str | None:
     if allowed and not _untrusted(policy):
         policy.started.append(os.path.basename(program) + ("" if allowed == "found" else " (not found)"))
         return None
-    return f"starting a process ({os.path.basename(program) or 'unknown'})"
+    name = os.path.basename(program) or "unknown"
+    if allowed:
+        return f"starting a process ({name})"
+    # trusted code asked, but for a program outside the system's folders: say where it was, since
+    # that (not the caller) is what a runner maintainer has to look at
+    resolved = shutil.which(program) if program and not os.path.isabs(program) else program
+    return f"starting a process ({name}, {resolved or 'no path'}, outside the system's program folders)"
 
 
 def may_start(program: str, tools: frozenset[str]) -> str | None:
@@ -299,17 +305,28 @@ def may_start(program: str, tools: frozenset[str]) -> str | None:
     found = program if os.path.isabs(program) else shutil.which(program)
     if bool(program) and not os.path.isabs(program) and found is None:
         return "absent"
-    exe = os.path.realpath(found or program)
-    return "found" if exe in tools or _installed_program(exe) else None
+    path = os.path.abspath(found or program)
+    exe = os.path.realpath(path)
+    # the path as PATH gave it or its resolved target: /usr/local/cuda/bin/nvcc is a link into
+    # /usr/local/cuda-13.0/bin, and the H200's inductor probe was refused for that alone
+    return "found" if exe in tools or _installed_program(exe) or _installed_program(path) else None
 
 
-INSTALLED_DIRS = ("/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/cuda/bin/", "/usr/local/bin/")
+INSTALLED_DIRS = ("/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/opt/nvidia/")
 
 
 def _installed_program(exe: str) -> bool:
     """A program installed on the system (not one a candidate could have written): trusted code may
-    start it. On the H200, torch/Triton's own set-up runs `file`, which no allowlist had foreseen."""
-    return exe.startswith(INSTALLED_DIRS) and os.path.isfile(exe)
+    start it. On the H200, torch/Triton's own set-up runs `file`, which no allowlist had foreseen,
+    and inductor probes `nvcc` in a versioned CUDA folder (/usr/local/cuda-13.0/bin)."""
+    return _installed_dir(os.path.dirname(exe)) and os.path.isfile(exe)
+
+
+def _installed_dir(folder: str) -> bool:
+    """A system program folder: INSTALLED_DIRS and below, or a CUDA toolkit's bin (any version)."""
+    folder = folder.rstrip(os.sep) + os.sep
+    cuda = folder.startswith("/usr/local/cuda") and folder.endswith("/bin/") and folder.count(os.sep) == 5
+    return folder.startswith(INSTALLED_DIRS) or cuda
 
 
 def _if_untrusted(what: str):
