@@ -62,3 +62,44 @@ def test_a_power_of_two_of_a_runtime_size_is_known_as_one(spelling: str) -> None
 def test_a_shift_or_power_of_other_bases_is_not_taken_for_one() -> None:
     for spelling in ("3 << n", "4 ** n", "x << 2"):
         assert evaluate(ast.parse(spelling, mode="eval").body, {}) is None
+
+
+MODEL_SRC = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _body(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    x_ptr += tl.program_id(1) * n
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.heuristics({"BLOCK": lambda args: triton.next_power_of_2(args["n"])})
+@triton.autotune(configs=[triton.Config({}, num_warps=2)], key=[])
+@triton.jit
+def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    _body(x_ptr, y_ptr, n, BLOCK)
+
+
+def run(x, y):
+    launch = copy_kernel[(1, 4)]
+    launch(x, y, 96)
+'''
+
+
+def test_the_model_reads_aliased_launches_heuristics_one_config_autotune_and_void_helpers() -> None:
+    """The launch through a name bound to kernel[grid], the heuristics' value in terms of the
+    launch's own arguments, the options a one-config autotune fixes, and the kernel's body read
+    through the void helper it calls (a reassigned parameter bound first): what the detectors see."""
+    from diagnose.triage.detectors.model import build_model, launch_value
+
+    module = build_model(MODEL_SRC, "m.py", ast.parse(MODEL_SRC))
+    assert list(module.kernels) == ["copy_kernel"]  # the inlined helper is read inside its caller
+    (launch,) = module.launches
+    assert ast.unparse(launch.grid) == "(1, 4)"
+    assert launch_value(module, launch, "BLOCK") == 128  # next_power_of_2(96)
+    assert launch_value(module, launch, "num_warps") == 2
+    body = ast.unparse(module.kernels["copy_kernel"].node)
+    assert "tl.load(x_ptr + offs" in body and "x_ptr = x_ptr" not in body and "_body(" not in body

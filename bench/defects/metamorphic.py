@@ -7,7 +7,10 @@ only fails on kernels nobody tuned it on, so each rewrite below is applied alone
 DEVELOPMENT case (held-out cases are never read) and tier 1's first family is compared with the
 original's. A flip is a brittleness to fix in general form, found without spending held-out cases.
 
-    .venv/bin/python bench/defects/metamorphic.py [CASE ...] [--out DIR]
+    .venv/bin/python bench/defects/metamorphic.py [CASE ...] [--out DIR] [--verify]
+
+`--verify` also runs every mutant against the task's reference under the Triton interpreter (as
+verify_cpu.py does for slow.py), so a rewrite that changed the kernel's meaning shows as a failure.
 """
 
 from __future__ import annotations
@@ -19,8 +22,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import os
+import subprocess
+import tempfile
+
 from cases import REPO_ROOT, load_cases
 from spellings import respell
+from verify_cpu import CHECK_SCRIPT, SEEDS, TIMEOUT_S
 
 sys.path.insert(0, str(REPO_ROOT))
 
@@ -32,15 +40,37 @@ def first_family(source: str, path: str, backend: str) -> str:
     return result.findings[0].rewrite_family if result.findings else "-"
 
 
-def check_case(case) -> list[dict]:
+def still_correct(case, mutant: str) -> str:
+    """'' when the mutant matches the task's reference at size small under the interpreter, else why."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "mutant.py")
+        with open(path, "w") as f:
+            f.write(mutant)
+        env = dict(os.environ, TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")
+        cmd = [sys.executable, "-c", CHECK_SCRIPT, str(case.task_dir / "task.py"), ",".join(map(str, SEEDS[:1])),
+               path, path]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return f"timed out after {TIMEOUT_S} s"
+        lines = proc.stdout.strip().splitlines()
+        if proc.returncode or not lines:
+            return (proc.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        return "; ".join(json.loads(lines[-1])["slow"]["problems"])
+
+
+def check_case(case, verify: bool = False) -> list[dict]:
     source = case.slow.read_text()
     base = first_family(source, str(case.slow), case.backend)
     rows = []
     for name, mutant in respell(source, str(case.slow)):
         found = first_family(mutant, str(case.slow), case.backend)
-        rows.append({"case": case.name, "backend": case.backend, "rewrite": name,
-                     "original": base, "mutant": found, "flip": found != base,
-                     "expected": case.expected_family, "original_right": base == case.expected_family})
+        row = {"case": case.name, "backend": case.backend, "rewrite": name,
+               "original": base, "mutant": found, "flip": found != base,
+               "expected": case.expected_family, "original_right": base == case.expected_family}
+        if verify and case.backend == "cuda":
+            row["wrong"] = still_correct(case, mutant)
+        rows.append(row)
     return rows
 
 
@@ -48,15 +78,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cases", nargs="*")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--verify", action="store_true", help="run each CUDA mutant against the reference (interpreter)")
     args = parser.parse_args()
     started = time.time()
     cases = [c for c in load_cases(args.cases or None) if not c.held_out]
-    rows = [r for c in cases for r in check_case(c)]
+    rows = [r for c in cases for r in check_case(c, args.verify)]
     flips = [r for r in rows if r["flip"]]
     by_rewrite = Counter(r["rewrite"] for r in flips)
     summary = {"cases": len(cases), "mutants": len(rows), "flips": len(flips),
                "flips_from_right": sum(r["original_right"] for r in flips),
                "by_rewrite": dict(by_rewrite), "seconds": round(time.time() - started, 1)}
+    if args.verify:
+        wrong = [r for r in rows if r.get("wrong")]
+        summary["verified"] = sum("wrong" in r for r in rows)
+        summary["wrong"] = len(wrong)
+        for r in wrong:
+            print(f"WRONG {r['case']:45s} {r['rewrite']:22s} {r['wrong']}")
     for r in flips:
         print(f"{r['case']:45s} {r['rewrite']:22s} {r['original']} -> {r['mutant']}")
     print(json.dumps(summary, indent=1))

@@ -245,6 +245,136 @@ def host_in_class(tree: ast.Module) -> bool:
     return False
 
 
+def _kernel_defs(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {fn.name: fn for fn in _jit_functions(tree)}
+
+
+def _constexpr_params(fn: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in fn.args.args if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)]
+
+
+def launch_alias(tree: ast.Module) -> bool:
+    """`kernel[grid](...)` becomes `launch = kernel[grid]` then `launch(...)`."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            where = _statement_of(fn, call)
+            if where is None:
+                continue
+            block, index = where
+            block.insert(index, ast.Assign(targets=[ast.Name("launch_fn", ast.Store())],
+                                           value=copy.deepcopy(call.func), lineno=0))
+            call.func, changed = ast.Name("launch_fn", ast.Load()), True
+    return changed
+
+
+def grid_lambda(tree: ast.Module) -> bool:
+    """The grid as `lambda META: (...)`, a constant it shares with a launch constexpr read from META."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            grid = call.func.slice
+            if isinstance(grid, (ast.Lambda, ast.Name)):
+                continue
+            consts = {kw.value.value: kw.arg for kw in call.keywords
+                      if kw.arg and kw.arg not in ("num_warps", "num_stages")
+                      and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, int)
+                      and not isinstance(kw.value.value, bool) and kw.value.value > 1}
+            body = copy.deepcopy(grid)
+            for node in ast.walk(body):
+                for field, value in ast.iter_fields(node):
+                    if isinstance(value, ast.Constant) and value.value in consts and not isinstance(value.value, bool):
+                        setattr(node, field, ast.Subscript(ast.Name("META", ast.Load()),
+                                                           ast.Constant(consts[value.value]), ast.Load()))
+            call.func.slice = ast.Lambda(ast.arguments(posonlyargs=[], args=[ast.arg("META")], kwonlyargs=[],
+                                                       kw_defaults=[], defaults=[]), body)
+            changed = True
+    return changed
+
+
+def body_in_helper(tree: ast.Module) -> bool:
+    """A kernel's body moves into a @triton.jit helper that the kernel calls with all its parameters."""
+    changed = False
+    for i in range(len(tree.body) - 1, -1, -1):
+        fn = tree.body[i]
+        if not (isinstance(fn, ast.FunctionDef) and _is_jit(fn)) or fn.args.vararg or fn.args.kwonlyargs:
+            continue
+        if not any(isinstance(n, ast.Call) and ast.unparse(n.func) == "tl.program_id" for n in ast.walk(fn)):
+            continue  # only launched kernels
+        if any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn)):
+            continue
+        helper = copy.deepcopy(fn)
+        helper.name = f"_{fn.name}_body"
+        helper.decorator_list = [ast.Attribute(ast.Name("triton", ast.Load()), "jit", ast.Load())]
+        args = [ast.Name(a.arg, ast.Load()) for a in fn.args.args]
+        fn.body = [ast.Expr(ast.Call(ast.Name(helper.name, ast.Load()), args, []))]
+        tree.body.insert(i, helper)
+        changed = True
+    return changed
+
+
+def loops_tl_range(tree: ast.Module) -> bool:
+    """`for i in range(...)` inside @triton.jit functions written `for i in tl.range(...)`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if isinstance(node, ast.For) and isinstance(node.iter, ast.Call) and ast.unparse(node.iter.func) == "range":
+                node.iter.func, changed = ast.Attribute(ast.Name("tl", ast.Load()), "range", ast.Load()), True
+    return changed
+
+
+def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
+    """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
+    into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
+    kernels, changed = _kernel_defs(tree), False
+    calls = [(call, _kernel_name(call)) for fn in _host_functions(tree) for call in _launches(fn)]
+    counts: dict[str, int] = {}
+    for _, name in calls:
+        counts[name] = counts.get(name, 0) + 1
+    for call, name in calls:
+        fn = kernels.get(name)
+        if fn is None or counts[name] != 1 or any("autotune" in ast.unparse(d) or "heuristics" in ast.unparse(d)
+                                                  for d in fn.decorator_list):
+            continue
+        consts = set(_constexpr_params(fn))
+        moved = [kw for kw in call.keywords if kw.arg in consts and isinstance(kw.value, ast.Constant)]
+        options = [kw for kw in call.keywords if with_options and kw.arg in ("num_warps", "num_stages")
+                   and isinstance(kw.value, ast.Constant)]
+        if not moved and not options:
+            continue
+        decorator = decorate({kw.arg: kw.value.value for kw in moved}, {kw.arg: kw.value.value for kw in options})
+        if decorator is None:
+            continue
+        call.keywords = [kw for kw in call.keywords if kw not in moved and kw not in options]
+        fn.decorator_list.insert(0, decorator)  # above @triton.jit, as authors write it
+        changed = True
+    return changed
+
+
+def heuristics_constants(tree: ast.Module) -> bool:
+    """Constant constexpr launch values given by `@triton.heuristics({"BLOCK": lambda args: 1024})`."""
+    def decorate(values, options):
+        if not values:
+            return None
+        lam = lambda v: ast.Lambda(ast.arguments(posonlyargs=[], args=[ast.arg("args")], kwonlyargs=[],  # noqa: E731
+                                                  kw_defaults=[], defaults=[]), ast.Constant(v))
+        return ast.Call(ast.Attribute(ast.Name("triton", ast.Load()), "heuristics", ast.Load()),
+                        [ast.Dict([ast.Constant(k) for k in values], [lam(v) for v in values.values()])], [])
+    return _move_launch_constants(tree, decorate, with_options=False)
+
+
+def single_config_autotune(tree: ast.Module) -> bool:
+    """Constant launch constants and options given by a one-config `@triton.autotune`."""
+    def decorate(values, options):
+        config = ast.Call(ast.Attribute(ast.Name("triton", ast.Load()), "Config", ast.Load()),
+                          [ast.Dict([ast.Constant(k) for k in values], [ast.Constant(v) for v in values.values()])],
+                          [ast.keyword(k, ast.Constant(v)) for k, v in options.items()])
+        return ast.Call(ast.Attribute(ast.Name("triton", ast.Load()), "autotune", ast.Load()), [],
+                        [ast.keyword("configs", ast.List([config], ast.Load())),
+                         ast.keyword("key", ast.List([], ast.Load()))])
+    return _move_launch_constants(tree, decorate)
+
+
 REWRITES: dict[str, Rewrite] = {
     "rename-locals": rename_locals,
     "hoist-launch-keywords": hoist_launch_keywords,
@@ -256,6 +386,12 @@ REWRITES: dict[str, Rewrite] = {
     "options-dict": options_dict,
     "next-pow2-by-hand": next_pow2_by_hand,
     "host-in-class": host_in_class,
+    "launch-alias": launch_alias,
+    "grid-lambda": grid_lambda,
+    "body-in-helper": body_in_helper,
+    "loops-tl-range": loops_tl_range,
+    "heuristics-constants": heuristics_constants,
+    "single-config-autotune": single_config_autotune,
 }
 
 

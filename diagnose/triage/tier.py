@@ -14,6 +14,7 @@ from diagnose.triage.detectors import Match, all_detectors
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import KernelModule, build_model
 from diagnose.triage.priors import FamilyPrior, apply_priors
+from diagnose.weigh import is_fallback
 
 CARDS_DIR = Path(__file__).resolve().parents[2] / "corpora" / "patterns"
 BACKENDS = ("cuda", "ascend")
@@ -182,7 +183,8 @@ def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
             continue
         findings += [_finding(card, m, path, module) for m in matches]
     moved = apply_priors(findings, priors or {}, SUFFICIENT_CONFIDENCE)
-    findings.sort(key=lambda f: (-f.confidence, f.location["line"] if f.location else 0))
+    # equal confidence: evidence about this kernel before the fallback guess, then source order
+    findings.sort(key=lambda f: (-f.confidence, is_fallback(f), f.location["line"] if f.location else 0))
     sufficient, reason = _sufficiency(findings)
     if moved:
         reason += f" Learned priors from optimize runs shifted {moved} hypothesis confidence(s)."

@@ -167,13 +167,14 @@ def no_autotune(module: KernelModule, backend: str) -> list[Match]:
     launched = {launch.kernel for launch in module.launches}
     for name in sorted(launched):
         kernel = module.kernels[name]
-        if kernel.autotuned:
-            continue
+        if kernel.autotuned and len({tuple(sorted(c.items())) for c in kernel.configs}) != 1:
+            continue  # a search (or configs we cannot read); one literal config is no search
         launches = [launch for launch in module.launches if launch.kernel == name]
         values = [v for launch in launches for v in _block_values(module, launch).values()]
         fixed = bool(values) and all(isinstance(v, int) for v in values)
         derived = any(v == POW2_UNKNOWN for v in values)
-        confidence = 0.25 if kernel.heuristics else (0.45 if fixed else 0.3 if derived else 0.35)
+        # heuristics that compute a value from the sizes are a choice per shape; constant ones are not
+        confidence = 0.25 if kernel.heuristics and not fixed else (0.45 if fixed else 0.3 if derived else 0.35)
         matches.append(Match(
             "no-autotune", kernel.name, kernel.node.lineno, f"def {kernel.name}(...)",
             confidence,

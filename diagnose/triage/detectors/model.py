@@ -4,6 +4,7 @@ and a small shape inference over tile expressions. Built from the AST only; noth
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 
 # Ops whose result has the broadcast shape of their tensor arguments.
@@ -66,6 +67,9 @@ class JitKernel:
     configs: list[dict[str, object]] = field(default_factory=list)
     assigns: dict[str, list[ast.stmt]] = field(default_factory=dict)
     loop_vars: set[str] = field(default_factory=set)
+    # @triton.heuristics({"BLOCK": lambda args: <expr>}): the parameter's value as an expression
+    # of the other arguments (`args["n"]`), bound to each launch's arguments in _bind_launch
+    derived: dict[str, ast.expr] = field(default_factory=dict)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -176,8 +180,125 @@ def _kernel_from(fn: ast.FunctionDef, module: ast.Module) -> JitKernel | None:
         if isinstance(dec, ast.Call) and call_name(dec) == "autotune":
             kernel.configs = _literal_configs(kwarg(dec, "configs") or
                                               (dec.args[0] if dec.args else None), module)
+        if isinstance(dec, ast.Call) and call_name(dec) == "heuristics":
+            kernel.derived = _heuristic_exprs(dec.args[0] if dec.args else kwarg(dec, "values"), module)
+    _inline_void_helpers(fn, _jit_functions(module))
     kernel.assigns, kernel.loop_vars = _collect_assigns(fn)
     return kernel
+
+
+def _heuristic_exprs(node: ast.expr | None, module: ast.Module) -> dict[str, ast.expr]:
+    """{param: lambda body} of a literal heuristics dict whose values are one-argument lambdas."""
+    if isinstance(node, ast.Name):
+        node = _module_value(module, node.id)
+    if not isinstance(node, ast.Dict):
+        return {}
+    out = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Lambda)
+                and len(value.args.args) == 1):
+            out[key.value] = _rename_subscripts(value.body, value.args.args[0].arg)
+    return out
+
+
+def _rename_subscripts(body: ast.expr, arg: str) -> ast.expr:
+    """Mark `args["n"]` in a heuristic body as the argument named n (an ast.Name `n` the launch binds)."""
+    body = copy.deepcopy(body)
+
+    class Bind(ast.NodeTransformer):
+        def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+            self.generic_visit(node)
+            if (isinstance(node.value, ast.Name) and node.value.id == arg
+                    and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+                return ast.copy_location(ast.Name(node.slice.value, ast.Load()), node)
+            return node
+
+    return Bind().visit(body)
+
+
+def _jit_functions(module: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {n.name: n for n in ast.walk(module) if isinstance(n, ast.FunctionDef)
+            and "jit" in [_decorator_kind(d) for d in n.decorator_list]}
+
+
+INLINE_DEPTH = 3
+
+
+def _inline_void_helpers(fn: ast.FunctionDef, helpers: dict[str, ast.FunctionDef], depth: int = 0) -> None:
+    """A statement that only calls a @triton.jit helper returning nothing (`_body(x_ptr, n, BLOCK)`)
+    is replaced, in this model's tree, by the helper's statements with its parameters bound to the
+    call's arguments: authors who move a kernel's body into a shared helper write the same kernel,
+    and the detectors read it as one. The helper's lines keep their own line numbers."""
+    if depth >= INLINE_DEPTH:
+        return
+    for node in ast.walk(fn):
+        for field_name in ("body", "orelse"):
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list):
+                continue
+            out: list[ast.stmt] = []
+            for stmt in block:
+                helper = _void_helper_call(stmt, helpers, fn.name)
+                if helper is None:
+                    out.append(stmt)
+                    continue
+                call, target = helper
+                body = _bound_body(target, call)
+                if body is None:
+                    out.append(stmt)
+                    continue
+                wrapper = ast.FunctionDef(name=fn.name, args=fn.args, body=body, decorator_list=[],
+                                          returns=None, type_params=[])
+                _inline_void_helpers(wrapper, helpers, depth + 1)
+                out.extend(wrapper.body)
+                fn.inlined = {*getattr(fn, "inlined", ()), target.name, *getattr(wrapper, "inlined", ())}  # type: ignore[attr-defined]
+            block[:] = out
+
+
+def _void_helper_call(stmt: ast.stmt, helpers: dict[str, ast.FunctionDef],
+                      caller: str) -> tuple[ast.Call, ast.FunctionDef] | None:
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    target = helpers.get(call_name(stmt.value)) if isinstance(stmt.value.func, ast.Name) else None
+    if target is None or target.name == caller or target.args.vararg or target.args.kwarg:
+        return None
+    if any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(target)):
+        return None
+    return stmt.value, target
+
+
+def _bound_body(helper: ast.FunctionDef, call: ast.Call) -> list[ast.stmt] | None:
+    """The helper's statements with each parameter replaced by the call's argument expression;
+    None when an argument is missing or a parameter is assigned in the helper."""
+    params = [a.arg for a in helper.args.args]
+    defaults = dict(zip(params[len(params) - len(helper.args.defaults):], helper.args.defaults, strict=True))
+    bound: dict[str, ast.expr] = dict(zip(params, call.args, strict=False))
+    for kw in call.keywords:
+        if kw.arg is None or kw.arg not in params:
+            return None
+        bound[kw.arg] = kw.value
+    for name in params:
+        if name not in bound and name in defaults:
+            bound[name] = defaults[name]
+    if set(params) - set(bound):
+        return None
+    # a parameter the helper reassigns (`a_ptr += off`) is bound by an assignment first; the others
+    # are replaced by their argument expressions
+    stored = {n.id for n in ast.walk(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    prelude = [ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())],
+                                            value=copy.deepcopy(bound[name])), call)
+               for name in params if name in stored
+               and not (isinstance(bound[name], ast.Name) and bound[name].id == name)]
+    substitute = {name: value for name, value in bound.items() if name not in stored}
+
+    class Bind(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if node.id in substitute and isinstance(node.ctx, ast.Load):
+                return ast.copy_location(copy.deepcopy(substitute[node.id]), node)
+            return node
+
+    return prelude + [Bind().visit(copy.deepcopy(stmt)) for stmt in helper.body
+                      if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))]
 
 
 def _launches(module: ast.Module, kernels: dict[str, JitKernel]) -> list[Launch]:
@@ -190,18 +311,32 @@ def _launches(module: ast.Module, kernels: dict[str, JitKernel]) -> list[Launch]
                     continue
                 visit(child, child)
                 continue
-            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Subscript)
-                    and isinstance(child.func.value, ast.Name)
-                    and child.func.value.id in kernels):
-                found.append(_bind_launch(child, kernels[child.func.value.id], launcher))
+            if isinstance(child, ast.Call):
+                launched = _launched(child, kernels, launcher, module)
+                if launched is not None:
+                    found.append(_bind_launch(child, kernels[launched[0]], launcher, launched[1]))
             visit(child, launcher)
 
     visit(module, None)
     return found
 
 
-def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | None) -> Launch:
-    assert isinstance(call.func, ast.Subscript)
+def _launched(call: ast.Call, kernels: dict[str, JitKernel], launcher: ast.FunctionDef | None,
+              module: ast.Module) -> tuple[str, ast.expr] | None:
+    """(kernel, grid) when `call` launches a kernel: `kernel[grid](...)`, or `fn(...)` where fn was
+    bound to `kernel[grid]` before (`launch = kernel[grid]; launch(...)`)."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id not in kernels:
+        bound = (_last_binding(launcher, func.id, call.lineno) if launcher is not None
+                 else _module_value(module, func.id))
+        func = bound if isinstance(bound, ast.Subscript) else func
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and func.value.id in kernels:
+        return func.value.id, func.slice
+    return None
+
+
+def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | None,
+                 grid: ast.expr) -> Launch:
     args: dict[str, ast.expr] = {}
     for param, value in zip(kernel.params, call.args, strict=False):
         args[param.name] = value
@@ -213,7 +348,22 @@ def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | 
             args[kw.arg] = kw.value
         else:
             options[kw.arg] = kw.value
-    return Launch(kernel.name, call, call.func.slice, args, options, launcher, call.lineno)
+    for name, expr in kernel.derived.items():  # heuristics: the value in terms of this launch's arguments
+        if name not in args and kernel.param(name) is not None:
+            args[name] = _substitute(expr, args)
+    for name in ("num_warps", "num_stages"):  # a one-config autotune (or configs that agree) fixes them
+        value = _agreed_config_value(kernel, name)
+        if name not in options and value is not None:
+            options[name] = ast.copy_location(ast.Constant(value), call)
+    return Launch(kernel.name, call, grid, args, options, launcher, call.lineno)
+
+
+def _substitute(expr: ast.expr, args: dict[str, ast.expr]) -> ast.expr:
+    class Bind(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return copy.deepcopy(args[node.id]) if node.id in args else node
+
+    return Bind().visit(copy.deepcopy(expr))
 
 
 def _keywords(call: ast.Call, launcher: ast.FunctionDef | None) -> list[ast.keyword]:
@@ -258,8 +408,13 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
             kernel = _kernel_from(node, tree)
             if kernel is not None:
                 kernels[kernel.name] = kernel
-    return KernelModule(path, source, tree, kernels, _launches(tree, kernels),
-                        _int_constants(tree))
+    launches = _launches(tree, kernels)
+    # a void helper inlined into its callers is read there, with their launches: on its own it has
+    # none, and its findings would be a second, launch-blind copy of the same code
+    launched = {launch.kernel for launch in launches}
+    for name in {n for k in kernels.values() for n in getattr(k.node, "inlined", ())} - launched:
+        kernels.pop(name, None)
+    return KernelModule(path, source, tree, kernels, launches, _int_constants(tree))
 
 
 def plain_functions(module: KernelModule) -> list[ast.FunctionDef]:
