@@ -308,11 +308,11 @@ def _row_match(module: KernelModule, launch, shape: RowReduction, value: int | s
                "and its exponentials crowd the registers (spills, few programs per SM). A loop over "
                "fixed chunks with a running max and a running sum rescaled by exp(m_old - m_new) "
                f"holds one chunk at a time, in {passes}.")
-    function = launch.launcher.name if launch.launcher else "<module>"
-    return Match("whole-row-lse", function, launch.line, module.snippet(launch.call),
+    return Match("whole-row-lse", launch.kernel, shape.max_call.lineno, module.snippet(shape.max_call),
                  round(confidence, 2), message,
                  ["ptxas: registers at the cap or spills for this kernel at the size that matters",
                   "profile: bandwidth well under the copy ceiling at the large size"],
                  {"kernel": launch.kernel, "block": shape.block,
                   "tile_elements": value if isinstance(value, int) else None,
-                  "second_sweep": bool(shape.outputs)})
+                  "second_sweep": bool(shape.outputs)},
+                 end_line=shape.sum_call.end_lineno)
