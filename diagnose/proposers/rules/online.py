@@ -60,10 +60,7 @@ def _launch_sites(src: Source, fn: ast.FunctionDef, block: str) -> list[tuple[La
         arg = args.get(block) if args else None
         if arg is None:
             return None
-        names = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
-        in_grid = [n for g in grid_nodes(launch) for n in ast.walk(g)
-                   if (isinstance(n, ast.Name) and n.id in names) or ast.dump(n) == ast.dump(arg)]
-        if in_grid:
+        if any(ast.dump(n) == ast.dump(arg) for g in grid_nodes(launch) for n in ast.walk(g)):
             return None
         found.append((launch, arg))
     return found or None
