@@ -196,6 +196,9 @@ def test_unmasked_row_load_is_left_alone():
 DRIVER = textwrap.dedent('''
     import importlib.util, json, sys
     import torch
+    sys.path.insert(0, sys.argv[2])
+    from diagnose.runner.interpreter import patch_interpreter  # the runner's numpy>=2.4 fixes
+    patch_interpreter()
 
     def load(path):
         spec = importlib.util.spec_from_file_location(path.replace("/", "_").replace(".", "_"), path)
@@ -248,7 +251,7 @@ def checked(tmp_path_factory) -> dict[str, dict]:
     driver = folder / "driver.py"
     driver.write_text(DRIVER)
     env = {**os.environ, "TRITON_INTERPRET": "1"}
-    out = subprocess.run([sys.executable, str(driver), json.dumps(cases)], cwd=ROOT, env=env,
+    out = subprocess.run([sys.executable, str(driver), json.dumps(cases), str(ROOT)], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     return json.loads(out.stdout.splitlines()[-1])
