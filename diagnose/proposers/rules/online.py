@@ -12,7 +12,17 @@ from diagnose.proposers import Candidate
 from diagnose.triage.detectors.rows import RowReduction, find_row_reduction
 
 from .launchargs import bound_args
-from .source import Edit, Launch, Source, apply, grid_nodes, int_value, jit_kernels, keyword, launches
+from .source import (
+    Edit,
+    Launch,
+    Source,
+    apply,
+    grid_nodes,
+    int_value,
+    jit_kernels,
+    keyword,
+    launches,
+)
 
 # (chunk, num_warps): 8-16 fp32 values per thread, a measured search picks among them
 CHUNKS = ((2048, 8), (4096, 8), (8192, 16))
