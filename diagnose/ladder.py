@@ -56,10 +56,11 @@ IR_SIGNS: dict[str, tuple[str, ...]] = {
     "cuda-kloop-unpipelined": ("no-async-copy-after-pipeline",),
     "cuda-register-spills": ("register-spills",),
 }
-# Tier-1 idioms that cause an IR effect whose table (SYMPTOM_CARDS) names only a generic card:
-# while tier 1 holds one of them, that effect in the same kernel confirms it (a whole row held
-# in registers is what spills, and a smaller tile alone cannot hold a whole row).
-CAUSED_EFFECTS: dict[str, tuple[str, ...]] = {"cuda-whole-row-lse": ("register-spills",)}
+# Specific tier-1 idioms behind a generic card's evidence: while tier 1 holds one of them, a fact
+# naming the generic card (tier 3's spills, tier 2's spills or register-limited occupancy) in the
+# same kernel confirms it; a whole row held in registers is what spills, and the generic fix, a
+# smaller tile, cannot hold a whole row.
+SPECIFIC_CAUSES: dict[str, tuple[str, ...]] = {"cuda-whole-row-lse": ("cuda-register-spills",)}
 
 
 @dataclass
@@ -573,7 +574,7 @@ def confirms(fact: Finding, hypothesis: Finding) -> bool:
         return False
     explains = fact.evidence.get("explains_cards") or ([fact.card_id] if fact.card_id else [])
     same_idiom = hypothesis.card_id in explains or fact.rewrite_family == hypothesis.rewrite_family
-    if fact.evidence.get("symptom") in CAUSED_EFFECTS.get(hypothesis.card_id, ()):
+    if set(explains) & set(SPECIFIC_CAUSES.get(hypothesis.card_id, ())):
         return _same_kernel(fact, hypothesis)
     return same_idiom and _same_kernel(fact, hypothesis) and _same_place(fact, hypothesis)
 

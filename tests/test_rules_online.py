@@ -286,22 +286,35 @@ def test_detector_is_quiet_on_chunked_kernels_and_small_tiles():
     assert _findings(small) == []
 
 
-def test_detector_weighs_the_share_per_thread():
-    """8192 fp32 over 4 warps is 64 values a thread: named, below the bar where it competes."""
+def test_detector_weighs_the_share_per_thread_and_the_programs_per_sm():
+    """8192 fp32 over 4 warps is 64 values a thread and 4 programs per SM: named, below the bar
+    where it competes; 32768 over 16 warps spills nothing but leaves one program per SM."""
     [found] = _findings(baseline("softmax"), {"softmax_kernel": {"BLOCK": 8192}})
     assert found.confidence < 0.5
+    [wide] = _findings(baseline("softmax"), {"softmax_kernel": {"BLOCK": 32768, "num_warps": 16}})
+    assert wide.confidence >= 0.6 and "1 such program per SM" in wide.message
 
 
 def _spills(kernel: str) -> Finding:
+    """Tier 3's spills symptom as tier3_result writes it (its own card: the generic one)."""
     return Finding(3, "ir-symptom", "cuda-register-spills", "block-size-tuning", "255 registers", 0.9,
                    {"function": kernel, "line": 7},
                    {"symptom": "register-spills", "explains_cards": ["cuda-register-spills"],
                     "line_cards": {"7": ["cuda-register-spills"]}, "weight": 3})
 
 
-def test_spills_confirm_the_whole_row_hypothesis_in_its_kernel_only():
+def _register_occupancy(confidence: float) -> Finding:
+    """Tier 2's occupancy finding limited by registers at the hotspot (profiling/rules.py)."""
+    return Finding(2, "occupancy", "cuda-register-spills", "block-size-tuning", "25% of warp slots",
+                   confidence, {"task": "cross_entropy", "size": "large", "kernel": "cross_entropy_kernel"},
+                   {"limiter": "registers", "hotspot": True})
+
+
+def test_spills_and_register_bound_occupancy_confirm_the_whole_row_hypothesis_in_its_kernel():
     [hypothesis] = _findings(baseline("cross_entropy"), {"cross_entropy_kernel": {"BLOCK": 32768}})
     assert confirms(_spills("cross_entropy_kernel"), hypothesis)
+    assert confirms(_register_occupancy(0.6), hypothesis)
+    assert not confirms(_register_occupancy(0.4), hypothesis)  # a guess does not confirm a guess
     assert not confirms(_spills("other_kernel"), hypothesis)
     other = triage(baseline("cross_entropy"), "k.py", "cuda").findings
     assert not any(confirms(_spills("cross_entropy_kernel"), h) for h in other if h.card_id != CARD)

@@ -26,6 +26,7 @@ EXPONENTIALS = ("tl.exp", "tl.exp2", "tl.math.exp", "tl.math.exp2")
 MEMORY = ("tl.load", "tl.store")
 LARGE_TILE = 8192      # fp32 elements per program from which a whole-row tile is worth chunking
 SPILL_SHARE = 64       # values per thread above which the row and its exp do not fit registers
+SM_REGISTERS = 65536   # 32-bit registers per SM (sm_80/sm_90): the row and its exp each take one a value
 
 
 @dataclass
@@ -297,9 +298,10 @@ def whole_row_log_sum_exp(module: KernelModule, backend: str) -> list[Match]:
 def _row_match(module: KernelModule, launch, shape: RowReduction, value: int | str,
                threads: int) -> Match:
     if isinstance(value, int):
-        share = value // threads
-        confidence = 0.65 if share > SPILL_SHARE else 0.45
-        size = f"one {value}-element tile ({share} values per thread of {threads})"
+        share, resident = value // threads, max(SM_REGISTERS // (2 * value), 1)
+        confidence = 0.65 if share > SPILL_SHARE or resident == 1 else 0.45
+        size = (f"one {value}-element tile ({share} values per thread of {threads}; the register "
+                f"file holds {resident} such program{'s' if resident > 1 else ''} per SM)")
     else:  # next_power_of_2 of a runtime length: large only at the sizes that have long rows
         confidence, size = 0.4, "one tile of next_power_of_2(row length) elements"
     passes = "two sweeps (the second writes the outputs)" if shape.outputs else "one sweep"
