@@ -303,19 +303,24 @@ def _spills(kernel: str) -> Finding:
                     "line_cards": {"7": ["cuda-register-spills"]}, "weight": 3})
 
 
-def _register_occupancy(confidence: float) -> Finding:
-    """Tier 2's occupancy finding limited by registers at the hotspot (profiling/rules.py)."""
-    return Finding(2, "occupancy", "cuda-register-spills", "block-size-tuning", "25% of warp slots",
-                   confidence, {"task": "cross_entropy", "size": "large", "kernel": "cross_entropy_kernel"},
+def _profiled(kind: str, card: str, confidence: float) -> Finding:
+    """A tier-2 counter finding of the hotspot (profiling/rules.py: spills, occupancy)."""
+    family = "block-size-tuning" if card == "cuda-register-spills" else "num-warps-tuning"
+    return Finding(2, kind, card, family, "counters", confidence,
+                   {"task": "cross_entropy", "size": "large", "kernel": "cross_entropy_kernel"},
                    {"limiter": "registers", "hotspot": True})
 
 
-def test_spills_and_register_bound_occupancy_confirm_the_whole_row_hypothesis_in_its_kernel():
+def test_spills_naming_the_generic_card_confirm_the_whole_row_hypothesis_in_its_kernel():
     [hypothesis] = _findings(baseline("cross_entropy"), {"cross_entropy_kernel": {"BLOCK": 32768}})
     assert confirms(_spills("cross_entropy_kernel"), hypothesis)
-    assert confirms(_register_occupancy(0.6), hypothesis)
-    assert not confirms(_register_occupancy(0.4), hypothesis)  # a guess does not confirm a guess
+    assert confirms(_profiled("spills", "cuda-register-spills", 0.85), hypothesis)
     assert not confirms(_spills("other_kernel"), hypothesis)
+    # a guess does not confirm a guess; spills of one or two warps are the warps' doing; a
+    # register-bound occupancy is common to many kernels and names no idiom
+    assert not confirms(_profiled("spills", "cuda-register-spills", 0.4), hypothesis)
+    assert not confirms(_profiled("spills", "cuda-too-few-warps", 0.85), hypothesis)
+    assert not confirms(_profiled("occupancy", "cuda-register-spills", 0.6), hypothesis)
     other = triage(baseline("cross_entropy"), "k.py", "cuda").findings
     assert not any(confirms(_spills("cross_entropy_kernel"), h) for h in other if h.card_id != CARD)
 
