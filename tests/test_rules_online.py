@@ -220,6 +220,9 @@ DRIVER = textwrap.dedent('''
             ref = torch.nn.functional.cross_entropy(x.float(), target, reduction="none")
         elif kind == "lse":
             out, ref = mod.run(x), torch.logsumexp(x.float(), dim=-1)
+        elif kind == "softcap_softmax":
+            out = mod.run(x, 15.0)
+            ref = torch.softmax(15.0 * torch.tanh(x.float() / 15.0), dim=-1).to(x.dtype)
         else:
             out = mod.run(x)
             ref = getattr(torch, kind)(x.float(), dim=-1).to(x.dtype)
@@ -236,10 +239,11 @@ DRIVER = textwrap.dedent('''
 
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory) -> dict[str, dict]:
-    """Every candidate of four kernels run once in one interpreter process (rows of 9000)."""
+    """Every candidate of five kernels run once in one interpreter process (rows of 9000)."""
     folder = tmp_path_factory.mktemp("online")
     sources = {"cross_entropy": baseline("cross_entropy"), "softmax": baseline("softmax"),
-               "log_softmax": baseline("log_softmax"), "lse": LSE2}
+               "log_softmax": baseline("log_softmax"), "lse": LSE2,
+               "softcap_softmax": baseline("softcap_softmax")}
     cases = {}
     for kind, src in sources.items():
         for cand in online_row_reduction(src):
@@ -258,7 +262,8 @@ def checked(tmp_path_factory) -> dict[str, dict]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", [f"{k}_{c}" for k in ("cross_entropy", "softmax", "log_softmax", "lse")
+@pytest.mark.parametrize("case", [f"{k}_{c}" for k in ("cross_entropy", "softmax", "log_softmax", "lse",
+                                                       "softcap_softmax")
                                   for c, _ in CHUNKS] + ["cross_entropy_fp16", "softmax_fp16"])
 def test_rewritten_kernels_match_torch_across_chunks_and_a_masked_prefix(checked, case):
     assert checked[case]["ok"], checked[case]
