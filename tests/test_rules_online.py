@@ -176,6 +176,14 @@ def test_the_family_is_registered():
         m = tl.max(x, axis=0)
         tl.store(out_ptr + row, tl.sum(tl.exp(x - m), axis=0))
     """, grid="(triton.cdiv(M * N, BLOCK),)", block="BLOCK")),
+    ("a block that also scales an offset", _whole_row("""
+        m = tl.max(x, axis=0)
+        tl.store(out_ptr + row * BLOCK, tl.sum(tl.exp(x - m), axis=0))
+    """)),
+    ("a row that starts at 1", _whole_row("""
+        m = tl.max(x, axis=0)
+        tl.store(out_ptr + row, tl.sum(tl.exp(x - m), axis=0))
+    """).replace("cols = tl.arange(0, BLOCK)", "cols = tl.arange(1, BLOCK)")),
     ("layernorm", baseline("layernorm")),
     ("top-k softmax with its selection loop", baseline("moe_topk_softmax")),
 ])

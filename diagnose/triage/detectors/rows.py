@@ -111,18 +111,22 @@ class _Walk:
 
 
 def _row_block(fn: ast.FunctionDef) -> str | None:
-    """The one constexpr every tl.arange of the kernel spans (from 0), used nowhere else."""
+    """The one constexpr that every tl.arange of the kernel spans, each from 0, and that the
+    kernel uses nowhere else (a block that also scales an offset is not only a row's width)."""
     constexprs = {a.arg for a in fn.args.args if a.annotation is not None
                   and "constexpr" in ast.unparse(a.annotation)}
     aranges = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and tl_name(n.func) == "tl.arange"]
-    extents = {a.args[1].id for a in aranges if len(a.args) == 2 and isinstance(a.args[1], ast.Name)
-               and isinstance(a.args[0], ast.Constant) and a.args[0].value == 0}
-    if len(extents) != 1 or len(aranges) == 0 or not extents <= constexprs:
+    if not aranges or not all(len(a.args) == 2 and not a.keywords and isinstance(a.args[1], ast.Name)
+                              and isinstance(a.args[0], ast.Constant) and a.args[0].value == 0
+                              for a in aranges):
+        return None
+    extents = {a.args[1].id for a in aranges}  # type: ignore[attr-defined]
+    if len(extents) != 1 or not extents <= constexprs:
         return None
     block = extents.pop()
     inside = {id(n) for a in aranges for n in ast.walk(a)}
     used = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == block and id(n) not in inside]
-    return None if used or any(len(a.args) != 2 for a in aranges) else block
+    return None if used else block
 
 
 def _statements(fn: ast.FunctionDef) -> list[ast.stmt] | None:
