@@ -184,6 +184,10 @@ def test_the_family_is_registered():
         m = tl.max(x, axis=0)
         tl.store(out_ptr + row, tl.sum(tl.exp(x - m), axis=0))
     """).replace("cols = tl.arange(0, BLOCK)", "cols = tl.arange(1, BLOCK)")),
+    ("an autotuned launch", _whole_row("""
+        m = tl.max(x, axis=0)
+        tl.store(out_ptr + row, tl.sum(tl.exp(x - m), axis=0))
+    """).replace("@triton.jit", "@triton.autotune(configs=[triton.Config({}, num_warps=4)], key=['N'])\n@triton.jit")),
     ("layernorm", baseline("layernorm")),
     ("top-k softmax with its selection loop", baseline("moe_topk_softmax")),
 ])

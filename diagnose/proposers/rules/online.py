@@ -34,7 +34,8 @@ def online_row_reduction(text: str) -> list[Candidate]:
     and 8192 (num_warps 8, 8, 16); [] when no kernel has that shape or a launch cannot be read."""
     src = Source(text)
     for fn in jit_kernels(src.tree):
-        shape = find_row_reduction(fn) if _one_per_line(fn) else None
+        plain = len(fn.decorator_list) == 1 and _one_per_line(fn)  # autotune/heuristics own the launch
+        shape = find_row_reduction(fn) if plain else None
         sites = _launch_sites(src, fn, shape.block) if shape else None
         if not sites:
             continue
