@@ -132,6 +132,16 @@ def test_exp2_spelling_keeps_its_scale_and_the_comments():
     assert "BLOCK=min(2048, triton.next_power_of_2(x.shape[1])), num_warps=8)" in new
 
 
+def test_a_scale_written_first_and_read_through_a_local_is_kept():
+    src = _whole_row("""
+        k = 1.4426950408889634 * 2.0
+        m = tl.max(x, axis=0)
+        tl.store(out_ptr + row, tl.sum(tl.exp2((k * 0.5) * (x - m)), axis=0))
+    """)
+    [cand] = online_row_reduction(src)[:1]
+    assert "tl.exp2((x - m_ref) * (k * 0.5))" in cand.source and "tl.exp2((m - m_ref) * (k * 0.5))" in cand.source
+
+
 def test_a_literal_block_becomes_the_chunk_and_one_that_fits_a_chunk_is_not_split():
     src = _whole_row("tl.store(out_ptr + row, tl.log(tl.sum(tl.exp(x - tl.max(x, axis=0)), axis=0)))",
                      block="BLOCK=4096, num_warps=4")

@@ -169,8 +169,11 @@ def _online_update(src: Source, shape: RowReduction, names: _Names, inner: str,
 
 
 def _exp(shape: RowReduction, diff: str) -> str:
-    scale = ast.unparse(shape.scale) if shape.scale is not None else None
-    return f"{shape.exp}(({diff}) * {scale})" if scale else f"{shape.exp}({diff})"
+    if shape.scale is None:
+        return f"{shape.exp}({diff})"
+    scale = ast.unparse(shape.scale)
+    scale = scale if isinstance(shape.scale, ast.Name | ast.Constant) else f"({scale})"
+    return f"{shape.exp}(({diff}) * {scale})"
 
 
 def _arange_edits(src: Source, shape: RowReduction, start: str) -> list[Edit]:

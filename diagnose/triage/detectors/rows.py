@@ -235,15 +235,21 @@ def _exponent(body, prefix, max_call, sum_call, walk: _Walk) -> tuple[str, ast.e
         return None
     diff, scale = term.args[0], None  # type: ignore[attr-defined]
     if isinstance(diff, ast.BinOp) and isinstance(diff.op, ast.Mult):
-        pair = (diff.left, diff.right) if isinstance(diff.left, ast.BinOp) else (diff.right, diff.left)
-        diff, scale = pair
+        subs = [side for side in (diff.left, diff.right) if _is_sub(side)]
+        if len(subs) != 1:
+            return None
+        diff, scale = subs[0], diff.right if subs[0] is diff.left else diff.left
         if walk.row(scale) or any(isinstance(n, ast.Call) for n in ast.walk(scale)):
             return None
-    if not (isinstance(diff, ast.BinOp) and isinstance(diff.op, ast.Sub)):
+    if not _is_sub(diff):
         return None
     same_row = _upcast_stripped(diff.left) == _upcast_stripped(row)
     same_max = _upcast_stripped(diff.right) == _upcast_stripped(maximum)
     return (g.replace("tl.math.", "tl."), scale) if same_row and same_max else None
+
+
+def _is_sub(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub)
 
 
 def _bound(body: list[ast.stmt], prefix: list[ast.stmt], walk: _Walk) -> ast.expr | None:
