@@ -160,11 +160,11 @@ def _online_update(src: Source, shape: RowReduction, names: _Names, inner: str,
     """m_new = max(m, max(chunk)); s = s * g(m - m_new) + sum(g(chunk - m_new)); m = m_new.
     A chunk of only -inf (a masked prefix) keeps m at -inf: the exponent is then taken against 0."""
     row = _text(src, shape.max_call.args[0], chunked)
-    row = row if isinstance(shape.max_call.args[0], ast.Name | ast.Call | ast.Attribute) else f"({row})"
+    operand = row if isinstance(shape.max_call.args[0], ast.Name | ast.Call | ast.Attribute) else f"({row})"
     m, s, new, ref = names.max, names.sum, names.new, names.ref
     return [f"{inner}{new} = tl.maximum({m}, tl.max({row}, axis=0).to(tl.float32))",
             f"{inner}{ref} = tl.where({new} == {NEG_INF}, 0.0, {new})",
-            f"{inner}{s} = {s} * {_exp(shape, f'{m} - {ref}')} + tl.sum({_exp(shape, f'{row} - {ref}')}, axis=0)",
+            f"{inner}{s} = {s} * {_exp(shape, f'{m} - {ref}')} + tl.sum({_exp(shape, f'{operand} - {ref}')}, axis=0)",
             f"{inner}{m} = {new}"]
 
 
