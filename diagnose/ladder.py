@@ -56,6 +56,11 @@ IR_SIGNS: dict[str, tuple[str, ...]] = {
     "cuda-kloop-unpipelined": ("no-async-copy-after-pipeline",),
     "cuda-register-spills": ("register-spills",),
 }
+# Specific tier-1 idioms behind the generic spills card: while tier 1 holds one of them, a spill
+# fact of the same kernel that names the generic card (tier 3's ptxas spills, tier 2's local
+# loads and stores) confirms it; a whole row held in registers is what spills, and the generic
+# fix, a smaller tile, cannot hold a whole row.
+SPILLS_CAUSED_BY: dict[str, str] = {"cuda-whole-row-lse": "cuda-register-spills"}
 
 
 @dataclass
@@ -569,7 +574,15 @@ def confirms(fact: Finding, hypothesis: Finding) -> bool:
         return False
     explains = fact.evidence.get("explains_cards") or ([fact.card_id] if fact.card_id else [])
     same_idiom = hypothesis.card_id in explains or fact.rewrite_family == hypothesis.rewrite_family
+    if _spills_caused_by(hypothesis, fact, explains):
+        return _same_kernel(fact, hypothesis)
     return same_idiom and _same_kernel(fact, hypothesis) and _same_place(fact, hypothesis)
+
+
+def _spills_caused_by(hypothesis: Finding, fact: Finding, explains: list[str]) -> bool:
+    """A spill fact naming the generic spills card, for a hypothesis of an idiom that spills."""
+    spilled = fact.kind == "spills" or fact.evidence.get("symptom") == "register-spills"
+    return spilled and SPILLS_CAUSED_BY.get(hypothesis.card_id, "") in explains
 
 
 def _launched(hypothesis: Finding) -> str | None:

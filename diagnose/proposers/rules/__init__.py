@@ -15,6 +15,7 @@ from .grouping import add_grouped_ordering
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
+from .online import online_row_reduction
 from .split import shrink_rows_per_program, widen_grid_stride
 from .tma import tma_descriptor_loads, tma_persistent
 from .tuning import retune_block_sizes, retune_input_precision, retune_num_stages, retune_num_warps
@@ -57,6 +58,7 @@ RULES: list[tuple[str, Transformation]] = [
     ("persistent-kernel", tma_persistent),
     ("reduce-along-contiguous-axis", transpose_strided_tile),
     ("coalesce-contiguous-axis", transpose_strided_tile),
+    ("online-row-reduction", online_row_reduction),
 ]
 MAX_CANDIDATES = 8
 
