@@ -63,7 +63,9 @@ def _points(bench: dict) -> dict[str, dict]:
                             "pct_of_copy": (cand.get("roofline") or {}).get("pct_of_bandwidth"),
                             "eager_ms": p["impls"].get("eager", {}).get("median_ms"),
                             "compile_ms": (p["impls"].get("compile") or {}).get("median_ms"),
-                            "vs_eager": p.get("candidate_vs_eager"), "vs_compile": p.get("candidate_vs_compile")}
+                            "vs_eager": p.get("candidate_vs_eager"), "vs_compile": p.get("candidate_vs_compile"),
+                            # why a timing is missing (a refused or failed candidate or torch.compile)
+                            "cause": cand.get("cause"), "compile_cause": (p["impls"].get("compile") or {}).get("cause")}
     return rows
 
 
@@ -85,9 +87,10 @@ def run(out: Path, tasks: list[str]) -> None:
                          "copy_gbps": (bench.get("ceilings") or {}).get("copy_gbps"),
                          "seconds": round(time.perf_counter() - started, 1)})
             print(json.dumps(rows[-1]), flush=True)
-    report = {"device_info": info, "command": " ".join(sys.argv), "rows": rows}
-    (out / "online-lse.json").write_text(json.dumps(report, indent=2) + "\n")
-    (out / "online-lse.md").write_text(_markdown(report))
+            # written after every kernel: a run cut off by the device's time limit keeps its rows
+            report = {"device_info": info, "command": " ".join(sys.argv), "rows": rows}
+            (out / "online-lse.json").write_text(json.dumps(report, indent=2) + "\n")
+            (out / "online-lse.md").write_text(_markdown(report))
 
 
 def _markdown(report: dict) -> str:
