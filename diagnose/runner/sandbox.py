@@ -198,6 +198,9 @@ def _refuse(action: str) -> None:
     try:
         frame = policy.trust.untrusted_frame(sys._getframe(2))
         at = where(frame, policy.candidate)
+        if frame is None:  # trusted code refused (a program outside the system's folders): say whose
+            decider = policy.trust.decider(sys._getframe(2))
+            at = f" at {decider.f_code.co_filename}:{decider.f_lineno} (trusted code)" if decider else ""
     finally:
         _busy.on = False
     policy.recorded.append({"action": action, "at": at.removeprefix(" at ") or None})
