@@ -7,6 +7,7 @@ climbed in order until the policy says one of them (or two together) is enough.
 
 from __future__ import annotations
 
+import ast
 import math
 import platform
 import time
@@ -35,6 +36,8 @@ from diagnose.ir.tier import (
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
+from diagnose.triage.detectors.launch import partials_params
+from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.weigh import rank
 
@@ -60,7 +63,9 @@ IR_SIGNS: dict[str, tuple[str, ...]] = {
 # fact of the same kernel that names the generic card (tier 3's ptxas spills, tier 2's local
 # loads and stores) confirms it; a whole row held in registers is what spills, and the generic
 # fix, a smaller tile, cannot hold a whole row.
-SPILLS_CAUSED_BY: dict[str, str] = {"cuda-whole-row-lse": "cuda-register-spills"}
+SPILLS_CAUSED_BY: dict[str, str] = {"cuda-whole-row-lse": "cuda-register-spills",
+                                    # a [M, K, N] broadcast temporary is what outgrows the registers
+                                    "cuda-broadcast-matmul": "cuda-register-spills"}
 
 
 @dataclass
@@ -178,8 +183,12 @@ def tier3(ctx: Context) -> TierResult:
     measured = ctx.tier(2)
     guess = None if measured and measured.findings else estimate(ctx.target.task_dir, ctx.options.size,
                                                                     ctx.backend)
+    triaged = ctx.tier(1)
+    value_steps = frozenset(str((f.evidence.get("facts") or {}).get("kernel")) for f in triaged.findings
+                            if (f.evidence.get("facts") or {}).get("read_back")) if triaged else frozenset()
     result = tier3_result(ctx.capture, attribute(ctx.capture), families,
-                          time.perf_counter() - started, estimate=guess)
+                          time.perf_counter() - started, estimate=guess, value_steps=value_steps,
+                          partials=_partials(ctx))
     _mark_not_in_ir(ctx, result)
     _mechanism_alone(result)
     return result
@@ -234,6 +243,15 @@ def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:
             found["programs"] = math.prod(grid)
         values.setdefault(kir.kernel, found)
     return values
+
+
+def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
+    """Tier 1's reading of the launcher: which kernel parameters write per-program partials."""
+    try:
+        tree = ast.parse(ctx.source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    return partials_params(build_model(ctx.source, str(ctx.target.kernel), tree))
 
 
 def _reread_source(ctx: Context) -> None:
@@ -367,7 +385,7 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
     if not families:
         return None
     hypothesis, fact = max(pairs, key=lambda p: p[0].confidence)
-    unseen = _stronger_unseen_work(ctx, hypothesis)
+    unseen = _stronger_unseen_work(ctx, hypothesis, fact)
     if unseen is not None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, a weak hypothesis "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
@@ -381,13 +399,19 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
 WEAK_CONFIRMED = 0.5  # a hypothesis this unsure is not made the answer by the IR alone
 
 
-def _stronger_unseen_work(ctx: Context, confirmed: Finding) -> Finding | None:
+CHEAP_FACT = 2  # a symptom of at most this weight (narrow loads, a layout conversion) costs little
+
+
+def _stronger_unseen_work(ctx: Context, confirmed: Finding, fact: Finding | None = None) -> Finding | None:
     """A confident tier-1 hypothesis about work the IR cannot show (a zero fill, a launch loop
-    in the host code), of another family, when the IR confirmed only a weak one: an int64 index
-    symptom does not make int32 indexing the answer over a certain extra pass through memory."""
-    if confirmed.confidence >= WEAK_CONFIRMED:
-        return None
-    return _unseen_work_idiom(ctx, confirmed.rewrite_family)
+    in the host code, a host read-back), of another family, when the IR confirmed only a weak
+    one, or confirmed with a cheap symptom one less confident than it: an int64 index symptom
+    does not make int32 indexing the answer over a certain extra pass through memory."""
+    unseen = _unseen_work_idiom(ctx, confirmed.rewrite_family)
+    if unseen is None or confirmed.confidence < WEAK_CONFIRMED:
+        return unseen
+    cheap = fact is not None and fact.evidence.get("weight", 0) <= CHEAP_FACT
+    return unseen if cheap and unseen.confidence > confirmed.confidence else None
 
 
 def _unseen_work_idiom(ctx: Context, family: str) -> Finding | None:
@@ -592,9 +616,10 @@ def _launched(hypothesis: Finding) -> str | None:
 
 
 def _same_kernel(fact: Finding, hypothesis: Finding) -> bool:
+    """Same kernel, or the fact's kernel inlines the @triton.jit helper the hypothesis is about."""
     a = (fact.location or {}).get("function")
     b = _launched(hypothesis) or (hypothesis.location or {}).get("function")
-    return not a or not b or a == b
+    return not a or not b or a == b or a in ((hypothesis.location or {}).get("callers") or ())
 
 
 def _same_place(fact: Finding, hypothesis: Finding) -> bool:

@@ -230,3 +230,96 @@ def test_a_weak_hypothesis_the_ir_confirms_does_not_outrank_certain_work_the_ir_
     d = _diagnose(make_task(tmp_path, "zeroed", TASK_COPY, ZEROED_WIDE))
     assert d.conclusion is None or d.conclusion.rewrite_family != "int32-indexing"
     assert d.ranking[0]["rewrite_family"] == "allocate-empty-output"
+
+
+FP64_HELPER = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def _log_sigmoid(x):
+    xd = x.to(tl.float64)
+    return tl.minimum(xd, 0.0) - tl.log(1.0 + tl.exp(-tl.abs(xd)))
+
+@triton.jit
+def gate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, _log_sigmoid(x).to(tl.float32), mask=offs < n)
+
+def run(x):
+    out = torch.empty_like(x)
+    gate_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    return out
+'''
+
+TASK_LOGSIG = TASK_COPY.replace("return x * 2", "return torch.nn.functional.logsigmoid(x)")
+
+
+@pytest.mark.slow
+def test_fp64_math_in_a_jit_helper_is_an_ir_symptom_that_confirms_it_in_the_calling_kernel(tmp_path) -> None:
+    """Found on round 7 (2026-12-02): fp64 exp/log inside a @triton.jit helper. The TTGIR shows
+    the fp64 arithmetic under the launched kernel's name (the helper is inlined), so tier 3 must
+    name it on its own (no spills needed) and count it as confirming the helper's tier-1
+    hypothesis; before, a weak int64-index confirmation in the same kernel was the answer."""
+    d = _diagnose(make_task(tmp_path, "logsig", TASK_LOGSIG, FP64_HELPER))
+    symptoms = {f.evidence.get("symptom") for t in d.tiers if t.tier == 3 for f in t.findings}
+    assert "fp64-arith" in symptoms
+    assert d.verdict == "concluded" and d.conclusion.rewrite_family == "lower-precision-math"
+
+
+TWO_STAGE = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def partial_kernel(x_ptr, part_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(part_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + offs, mask=offs < n, other=0.0), axis=0))
+
+@triton.jit
+def finish_kernel(part_ptr, out_ptr, P, BLOCK: tl.constexpr):
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, P, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        acc += tl.load(part_ptr + offs, mask=offs < P, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+
+@triton.jit
+def scale_kernel(y_ptr, out_ptr, n, factor, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(y_ptr + offs, mask=offs < n) * factor, mask=offs < n)
+
+def run(x, y):
+    n = x.numel()
+    P = triton.cdiv(n, 1024)
+    part = torch.empty((P,), device=x.device, dtype=torch.float32)
+    partial_kernel[(P,)](x, part, n, BLOCK=1024)
+    total = torch.empty((1,), device=x.device, dtype=torch.float32)
+    finish_kernel[(1,)](part, total, P, BLOCK=1024)
+    out = torch.empty_like(y)
+    scale_kernel[(P,)](y, out, n, 1.0 / total.item(), BLOCK=1024)
+    return out
+'''
+
+TASK_NORMALISE = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"N": 8192}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return torch.rand(8192, generator=g) + 0.5, torch.randn(8192, generator=g)
+def reference(x, y):
+    return y / x.sum()
+'''
+
+
+@pytest.mark.slow
+def test_a_host_read_back_between_launches_leads_over_the_two_stage_reduction_that_makes_it(tmp_path) -> None:
+    """Found on round 7 (2026-12-02): a launcher sums into a per-program partials table, finishes
+    with one program and reads the total back with .item() before the next launch. The partials
+    hand-over is the reduction's algorithm and the one-program finish makes a value for the host:
+    neither is the cost (both used to outrank it); the read-back that drains the queue is."""
+    d = _diagnose(make_task(tmp_path, "normalise", TASK_NORMALISE, TWO_STAGE))
+    symptoms = {f.evidence.get("symptom") for t in d.tiers if t.tier == 3 for f in t.findings}
+    assert "intermediate-buffer" not in symptoms and "grid-underfill" not in symptoms
+    assert d.ranking[0]["rewrite_family"] == "avoid-host-sync"
+    cards = {f.card_id for f in triage(TWO_STAGE, "k.py", "cuda").findings}
+    assert "common-unfused-launches" not in cards and "common-host-sync" in cards

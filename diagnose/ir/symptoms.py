@@ -421,6 +421,22 @@ def _wide_value_lines(kir: KernelIR) -> list[int]:
     return sorted({locs[ref] for ref in WIDE_ARITH.findall(text) if ref in locs})[:8]
 
 
+def fp64_arith(kir: KernelIR) -> list[Symptom]:
+    """Tensor-wide fp64 arithmetic left in the TTGIR: every element pays the fp64 rate (a half
+    or less of fp32 on sm_90) and fp64 exp/log/sqrt are long software sequences, spills or not."""
+    ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
+    lines = _wide_value_lines(kir)
+    if ttgir is None or not lines:
+        return []
+    text = kir.stages[ttgir].text
+    ops = WIDE_ARITH.findall(text)
+    return [Symptom(id="fp64-arith", kernel=kir.kernel, pass_arg="ast-to-ttir", stage_index=ttgir,
+                    summary=f"{len(ops)} tensor-wide fp64 arithmetic op(s) reach the LLVM lowering "
+                            f"(source lines {', '.join(map(str, lines))})",
+                    evidence=_lines(text, r"(?:arith|math)\.\w+ .*xf64")[:6],
+                    mechanisms={"wide-values": lines})]
+
+
 def int64_index_arith(kir: KernelIR) -> list[Symptom]:
     ttir = _state_after_pipeline(kir, "convert-triton-to-tritongpu")
     if ttir is None or _sig(kir, ttir).i64_tensor_arith == 0:
@@ -463,7 +479,7 @@ def grid_underfill(kir: KernelIR) -> list[Symptom]:
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
-    grid_underfill, thin_k_dot,
+    grid_underfill, thin_k_dot, fp64_arith,
 ]
 
 

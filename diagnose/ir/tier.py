@@ -28,6 +28,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
     "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
+    "fp64-arith": ("cuda-fp64-math",),
     "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction"),
     "grid-underfill": ("cuda-small-grid-underfill",),
     "thin-k-dot": ("cuda-thin-k-tile",),
@@ -63,7 +64,7 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
 # loaded or widened. When the same kernel shows a cause (a narrow access), the cause is what
 # tier 4 is asked about and what a conclusion names.
 EFFECT_SYMPTOMS = ("convert-layout-survives", "register-spills")
-CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "unstructured-access-fallback",
+CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "fp64-arith", "unstructured-access-fallback",
                   "discrete-mask-to-select")
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
@@ -87,7 +88,7 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
-    "strided-memref": 2, "int-compare-select": 1, "thin-k-dot": 3,
+    "strided-memref": 2, "int-compare-select": 1, "thin-k-dot": 3, "fp64-arith": 3,
 }
 
 
@@ -98,20 +99,25 @@ COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot")
 
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],
                  card_families: dict[str, str], elapsed_s: float = 0.0,
-                 estimate: Estimate | None = None) -> TierResult:
+                 estimate: Estimate | None = None, value_steps: frozenset[str] = frozenset(),
+                 partials: frozenset[tuple[str, str]] = frozenset()) -> TierResult:
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family;
-    `estimate` (the task's roofline place from its cost model) discounts compute-side symptoms."""
-    # a small grid per launch of a kernel launched many times is the launch loop's effect
+    `estimate` (the task's roofline place from its cost model) discounts compute-side symptoms;
+    `value_steps` are kernels whose result the host reads back (tier 1): they make a value;
+    `partials` are (kernel, parameter) pairs that write a per-program partials table (tier 1)."""
+    # a small grid per launch of a kernel launched many times is the launch loop's effect, and
+    # a small grid of a step that makes one value for the host is that read-back's, not the cost
     symptoms = [s for s in symptoms if not (s.id == "grid-underfill"
-                                            and capture.launch_counts.get(s.kernel, 1) > 1)]
+                                            and (capture.launch_counts.get(s.kernel, 1) > 1
+                                                 or s.kernel in value_steps))]
     findings = [_finding(s, capture, card_families) for s in symptoms]
     if estimate is not None and estimate.memory_bound:
         for f in findings:
             if f.evidence.get("symptom") in COMPUTE_SYMPTOMS:
                 f.evidence["weight"] = 1
                 f.evidence["memory_bound_estimate"] = estimate.sentence()
-    findings += _intermediate_findings(capture, card_families, estimate)
-    findings += _host_findings(capture, card_families)
+    findings += _intermediate_findings(capture, card_families, estimate, partials)
+    findings += _host_findings(capture, card_families, value_steps)
     standalone = _standalone(findings)
     reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
               "away." if standalone else _reason(capture, findings))
@@ -188,13 +194,17 @@ def _weight(symptom: Symptom) -> int:
 
 
 def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
-                           estimate: Estimate | None = None) -> list[Finding]:
+                           estimate: Estimate | None = None,
+                           partials: frozenset[tuple[str, str]] = frozenset()) -> list[Finding]:
     """One finding per buffer the launcher hands from one kernel to the next: what the
-    captured launches show, not a guess from the source (tier 1 only sees the calls)."""
+    captured launches show, not a guess from the source (tier 1 only sees the calls). A
+    per-program partials table handed to its finishing reduction is the algorithm: skipped."""
     card = INTERMEDIATE_CARD if INTERMEDIATE_CARD in card_families else ""
     family = card_families.get(card, "")
     out = []
     for hop in capture.intermediates:
+        if (hop.get("producer"), hop.get("producer_arg")) in partials:
+            continue
         out.append(Finding(
             tier=TIER, kind="launch-chain", card_id=card, rewrite_family=family,
             message=(f"the launcher hands a buffer it allocated from {hop['producer']} "
@@ -234,7 +244,8 @@ def _sizeable(hop: dict) -> bool:
     return not (size and inputs) or size >= SMALL_HANDOVER * inputs
 
 
-def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Finding]:
+def _host_findings(capture: IRCapture, card_families: dict[str, str],
+                   value_steps: frozenset[str] = frozenset()) -> list[Finding]:
     """What the launcher's host code does around the launches, as the capture saw it: kernels
     launched more than once per call (a Python loop of launches) and whole-tensor casts or
     copies run by torch between them."""
@@ -274,6 +285,8 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str]) -> list[Fi
                 f"{total / 1e6:.1f} MB written) around the launches: extra passes through "
                 "memory the kernels could fold into their loads and stores", {"ops": ops[:8]}))
     for reread in capture.rereads:
+        if set(reread["kernels"]) & value_steps:
+            continue  # one reader only makes a value for the host: the read-back is the idiom
         if INTERMEDIATE_CARD in card_families:
             out.append(_host_finding(
                 capture, INTERMEDIATE_CARD, card_families, "input-reread",

@@ -12,7 +12,7 @@ from pathlib import Path
 from diagnose.evidence import Finding, TierResult
 from diagnose.triage.detectors import Match, all_detectors
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
-from diagnose.triage.detectors.model import KernelModule, build_model
+from diagnose.triage.detectors.model import KernelModule, build_model, call_name
 from diagnose.triage.priors import FamilyPrior, apply_priors
 from diagnose.weigh import is_fallback
 
@@ -122,10 +122,25 @@ def _finding(card: PatternCard, match: Match, path: str, module: KernelModule) -
         message=match.message, confidence=match.confidence,
         location={"path": path, "function": match.function, "line": match.line,
                   "end_line": match.end_line or match.line,
-                  "reaches": _reaches(module, match)},
+                  "reaches": _reaches(module, match), "callers": _callers(module, match.function)},
         evidence={"detector": match.detector, "snippet": match.snippet, "title": card.title,
                   "facts": match.facts, "confirming_evidence": card.confirming_evidence},
         evidence_needed=list(match.evidence_needed), passes=list(card.passes))
+
+
+def _callers(module: KernelModule, function: str) -> list[str]:
+    """The launched kernels that call `function` (a @triton.jit helper), directly or through other
+    helpers: the compiler inlines it, so the IR shows its code under their names."""
+    launched = {launch.kernel for launch in module.launches}
+    if not function or function in launched:
+        return []
+    calls = {name: {call_name(n) for n in ast.walk(k.node) if isinstance(n, ast.Call)}
+             for name, k in module.kernels.items()}
+    reached, frontier = set(), {function}
+    while frontier:
+        frontier = {name for name, called in calls.items() if called & frontier} - reached
+        reached |= frontier
+    return sorted(reached & launched)
 
 
 def _sufficiency(findings: list[Finding]) -> tuple[bool, str]:

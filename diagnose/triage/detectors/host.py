@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.launch import _launch_match
+from diagnose.triage.detectors.launch import _launch_match, host_read_calls, host_read_names
 from diagnose.triage.detectors.masks import _expanded, _index_vs_index, _positions, loaded_names
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
@@ -294,3 +294,56 @@ def _only_stored(kernel: JitKernel, param: str) -> bool:
     """The kernel writes through `param` with tl.store only (no load, no atomic read-modify-write)."""
     ops = [op for op in memory_ops(kernel) if param in depends_on(kernel, pointer_of(op))]
     return bool(ops) and all(call_name(op) == "store" for op in ops)
+
+
+def _launched_after(module: KernelModule, fn: ast.FunctionDef, line: int) -> Launch | None:
+    """The first launch that has to wait for a sync at `line` of `fn`: later in `fn`, or later in
+    a host function that calls `fn` (a launcher whose helper synchronises)."""
+    # a launch on the sync's own line reads it as an argument: evaluated before the launch
+    later = [launch for launch in module.launches if launch.launcher is fn and launch.line >= line]
+    if later:
+        return min(later, key=lambda launch: launch.line)
+    for caller in plain_functions(module):
+        calls = [n.lineno for n in ast.walk(caller) if isinstance(n, ast.Call) and call_name(n) == fn.name]
+        after = [launch for launch in module.launches if launch.launcher is caller
+                 and calls and launch.line >= min(calls)]
+        if after:
+            return min(after, key=lambda launch: launch.line)
+    return None
+
+
+@detector("host-sync")
+def host_sync(module: KernelModule, backend: str) -> list[Match]:
+    """The host reads a device value (`.item()`, `.cpu()`, `torch.cuda.synchronize()`) between
+    launches: the queue drains, the GPU idles while Python decides, and every later launch pays
+    its latency again. A value the device can use where it is (a pointer argument, a tl.where on
+    it, a device-side clamp) keeps the launches queued back to back."""
+    matches = []
+    for fn in plain_functions(module):
+        produced = {n for la in module.launches if la.launcher is fn
+                    for a in la.args.values() for n in names_in(a)}
+        for call in host_read_calls(fn):
+            waiting = _launched_after(module, fn, call.lineno)
+            launch = waiting or next((la for la in module.launches if la.launcher is fn), None)
+            if launch is None:
+                continue
+            # a value a launch of this function just made, read back only to launch again
+            made_here = bool(host_read_names(fn) & produced)
+            match = _launch_match(
+                module, launch, "host-sync", (0.75 if made_here else 0.7) if waiting else 0.4,
+                f"`{fn.name}` reads a device value on the host (`{ast.unparse(call)[:60]}`, line "
+                f"{call.lineno})" + (f" before launching `{launch.kernel}`: the GPU drains its "
+                                     "queue and idles while the host waits, then pays the launch "
+                                     "latency again; keep the value on the device (pass it by "
+                                     "pointer, select with tl.where) so the launches stay queued."
+                                     if waiting else
+                                     ": a synchronisation at the end of the call; each call then "
+                                     "waits for the device."),
+                ["profile: gaps between kernels in the trace (a cudaStreamSynchronize / memcpy "
+                 "DtoH between launches)"],
+                sync_line=call.lineno)
+            # the read-back is the idiom: point at it, in the function that does it
+            match.function, match.line, match.snippet = fn.name, call.lineno, module.snippet(call)
+            matches.append(match)
+            break
+    return matches

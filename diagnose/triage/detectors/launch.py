@@ -316,6 +316,36 @@ def _intermediates(launcher: ast.FunctionDef) -> set[str]:
     return names
 
 
+def _partials_tables(module: KernelModule, launch: Launch) -> set[str]:
+    """Host names of buffers the launch fills one row per program: allocated in the launcher with
+    a leading dimension spelled as the launch's one-dimensional grid (`part = torch.empty((P, N))`,
+    `kernel[(P,)]`). Such a table is the first stage of a two-stage reduction, sized by the grid,
+    not a copy of the data: handing it to a finishing kernel is the algorithm, not a missed fusion."""
+    grid = grid_elements(launch)
+    if launch.launcher is None or len(grid) != 1:
+        return set()
+    programs = ast.unparse(grid[0])
+    out = set()
+    for node in ast.walk(launch.launcher):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and call_name(node.value) in _ALLOCATORS and node.value.args):
+            continue
+        shape = node.value.args[0]
+        lead = shape.elts[0] if isinstance(shape, ast.Tuple) and shape.elts else shape
+        if ast.unparse(lead) == programs:
+            out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return out & _bound_names(module, launch, written=True)
+
+
+def partials_params(module: KernelModule) -> frozenset[tuple[str, str]]:
+    """(kernel, pointer parameter) of every per-program partials table a launch writes."""
+    out = set()
+    for launch in module.launches:
+        tables = _partials_tables(module, launch)
+        out |= {(launch.kernel, param) for param, arg in launch.args.items() if names_in(arg) & tables}
+    return frozenset(out)
+
+
 def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str]:
     """Host names passed to pointer parameters the kernel stores to (or loads from)."""
     kernel = module.kernels[launch.kernel]
@@ -350,6 +380,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
             later_names = _bound_names(module, later, written=False)
             for earlier in launches[:i]:
                 shared = buffers & later_names & _bound_names(module, earlier, written=True)
+                if shared and shared <= _partials_tables(module, earlier):
+                    continue  # a per-program partials table and its finishing reduction
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -483,6 +515,23 @@ def _programs(module: KernelModule, launch: Launch) -> int | None:
     return module.resolved.get(launch.kernel, {}).get("programs")
 
 
+HOST_READ_METHODS = {"item", "tolist", "cpu", "numpy"}
+
+
+def host_read_calls(fn: ast.FunctionDef) -> list[ast.Call]:
+    """Calls that make the host wait for the device: `t.item()`, `.tolist()`, `.cpu()`,
+    `.numpy()`, `torch.cuda.synchronize()`, in source order."""
+    return sorted((n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                   and ((n.func.attr in HOST_READ_METHODS and not n.args) or n.func.attr == "synchronize")),
+                  key=lambda n: n.lineno)
+
+
+def host_read_names(fn: ast.FunctionDef) -> set[str]:
+    """Names of the tensors `fn` reads back to the host (`count.item()` -> {"count"})."""
+    return {c.func.value.id for c in host_read_calls(fn)
+            if isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)}
+
+
 def _in_host_loop(launch: Launch) -> bool:
     return launch.launcher is not None and any(
         isinstance(n, ast.For | ast.While) and any(c is launch.call for c in ast.walk(n))
@@ -505,12 +554,17 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
         if _in_host_loop(launch):
             continue  # a small grid per iteration of a host loop: the loop is the idiom
         few = programs < UNDERFILL_FRACTION * HOPPER_SMS
+        # a step whose result the host reads back (`top.item()`) makes a value, not a pass over
+        # the data: the read-back, not its grid, is what the call waits on
+        read_back = launch.launcher is not None and bool(
+            {n for a in launch.args.values() for n in names_in(a)} & host_read_names(launch.launcher))
         matches.append(_launch_match(
-            module, launch, "small-grid", 0.75 if few else 0.6,
+            module, launch, "small-grid", 0.4 if read_back else 0.75 if few else 0.6,
             f"`{launch.kernel}` is launched with {programs} programs for the {HOPPER_SMS} SMs of "
             "an H100/H200, and each program loops over its share: "
             f"{HOPPER_SMS - programs} SMs idle while the busy ones have one program's warps to "
             "hide memory latency.",
             ["profile: programs launched below the SM count at the measured size",
-             "ncu: achieved occupancy and DRAM throughput low"], programs=programs))
+             "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
+            read_back=read_back))
     return matches

@@ -520,3 +520,49 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
                  "of scalar loads", "msprof: aiv_scalar_ratio high, aiv_mte2_ratio low"],
                 index_tiles=tiles, masked=masked))
     return matches
+
+
+def _loops_around(kernel: JitKernel, node: ast.AST) -> list[ast.For | ast.While]:
+    """The loops of the kernel that contain `node`, outermost first."""
+    return [loop for loop in ast.walk(kernel.node) if isinstance(loop, ast.For | ast.While)
+            and loop is not node and any(n is node for n in ast.walk(loop))]
+
+
+@detector("global-accumulator", ("cuda",))
+def global_accumulator(module: KernelModule, backend: str) -> list[Match]:
+    """A running sum kept in global memory: inside a loop, a tile is loaded from an address,
+    updated and stored back to the same address, and an enclosing loop does not move that
+    address, so every iteration of that loop pays a read and a write of the tile through the
+    memory system for what a register accumulator (the loops interchanged) holds for free."""
+    matches = []
+    for kernel in module.kernels.values():
+        ops = memory_ops(kernel)
+        loads = {ast.unparse(pointer_of(op)): op for op in ops if call_name(op) == "load"}
+        for store in (op for op in ops if call_name(op) == "store" and len(op.args) > 1):
+            address = ast.unparse(pointer_of(store))
+            load = loads.get(address)
+            if load is None or load.lineno > store.lineno:
+                continue
+            updated = depends_on(kernel, store.args[1])
+            loaded = {name for name, stmts in kernel.assigns.items()
+                      if any(any(n is load for n in ast.walk(s)) for s in stmts)}
+            if not (loaded & updated or any(n is load for n in ast.walk(store.args[1]))):
+                continue  # stores something other than an update of what it loaded
+            moves = depends_on(kernel, pointer_of(store)) | names_in(pointer_of(store))
+            still = [loop for loop in _loops_around(kernel, store) if isinstance(loop, ast.For)
+                     and not names_in(loop.target) & moves]
+            if not still:
+                continue
+            loop = still[0]
+            matches.append(_match(
+                module, kernel, store, "global-accumulator", 0.7,
+                f"`{kernel.name}` keeps a running sum in global memory: it loads "
+                f"`{address[:50]}`, adds to it and stores it back (line {store.lineno}) on every "
+                f"iteration of the loop over `{ast.unparse(loop.target)}` (line {loop.lineno}), "
+                "which does not move that address: a read and a write of the tile per iteration "
+                "where a register accumulator, with the loops interchanged, touches memory once.",
+                ["profile: bytes moved well above the task's useful bytes",
+                 "ncu: L2/DRAM traffic dominated by the accumulator's address"],
+                loop_line=loop.lineno))
+            break
+    return matches

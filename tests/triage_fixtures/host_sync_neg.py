@@ -1,0 +1,27 @@
+# backend: cuda
+# absent: common-host-sync
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def count_kernel(mask_ptr, count_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.atomic_add(count_ptr, tl.sum(tl.load(mask_ptr + offs, mask=offs < n, other=0.0), axis=0))
+
+
+@triton.jit
+def scale_kernel(x_ptr, count_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    factor = 1.0 / tl.maximum(tl.load(count_ptr), 1.0)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * factor, mask=offs < n)
+
+
+def run(x, mask):
+    n = x.numel()
+    count = torch.zeros((1,), device=x.device, dtype=torch.float32)
+    count_kernel[(triton.cdiv(n, 1024),)](mask, count, n, BLOCK=1024)
+    out = torch.empty_like(x)
+    scale_kernel[(triton.cdiv(n, 1024),)](x, count, out, n, BLOCK=1024)
+    return out
