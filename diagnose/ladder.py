@@ -183,11 +183,8 @@ def tier3(ctx: Context) -> TierResult:
     measured = ctx.tier(2)
     guess = None if measured and measured.findings else estimate(ctx.target.task_dir, ctx.options.size,
                                                                     ctx.backend)
-    triaged = ctx.tier(1)
-    value_steps = frozenset(str((f.evidence.get("facts") or {}).get("kernel")) for f in triaged.findings
-                            if (f.evidence.get("facts") or {}).get("read_back")) if triaged else frozenset()
     result = tier3_result(ctx.capture, attribute(ctx.capture), families,
-                          time.perf_counter() - started, estimate=guess, value_steps=value_steps,
+                          time.perf_counter() - started, estimate=guess, value_steps=_value_steps(ctx),
                           partials=_partials(ctx))
     _mark_not_in_ir(ctx, result)
     _mechanism_alone(result)
@@ -243,6 +240,13 @@ def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:
             found["programs"] = math.prod(grid)
         values.setdefault(kir.kernel, found)
     return values
+
+
+def _value_steps(ctx: Context) -> frozenset[str]:
+    """Kernels tier 1 saw making a value the host reads back (`top.item()` after a one-program launch)."""
+    triaged = ctx.tier(1)
+    facts = [f.evidence.get("facts") or {} for f in (triaged.findings if triaged else [])]
+    return frozenset(str(f.get("kernel")) for f in facts if f.get("read_back"))
 
 
 def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
@@ -387,7 +391,9 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
     hypothesis, fact = max(pairs, key=lambda p: p[0].confidence)
     unseen = _stronger_unseen_work(ctx, hypothesis, fact)
     if unseen is not None:
-        return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, a weak hypothesis "
+        how = ("a weak hypothesis" if hypothesis.confidence < WEAK_CONFIRMED
+               else "through a cheap symptom only")
+        return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
     return Decision(stop=True, verdict="concluded",
