@@ -77,6 +77,10 @@ def _hoist_keywords(tree: ast.Module, to_module: bool) -> bool:
                 if to_module and not is_const:
                     continue
                 name = (f"_{kw.arg.upper()}_DEFAULT" if to_module else f"{kw.arg.lower()}_value")
+                if to_module:  # two launches with BLOCK=4096 and BLOCK=1024 need two constants
+                    taken = {ast.unparse(b.targets[0]): ast.unparse(b.value) for b in module_lines}
+                    while name in taken and taken[name] != ast.unparse(kw.value):
+                        name += "_"
                 bind = ast.Assign(targets=[ast.Name(name, ast.Store())], value=copy.deepcopy(kw.value),
                                   lineno=0)
                 (module_lines if to_module else block).insert(
