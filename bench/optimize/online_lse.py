@@ -1,11 +1,13 @@
 """The online-row-reduction rewrite timed on a GPU beside the whole-row baselines it replaces.
 
-    python bench/optimize/online_lse.py prepare          (CPU) write the rules proposer's candidates
-                                                         for each task to bench/optimize/online_lse/
+    python bench/optimize/online_lse.py prepare DIR [TASK..]  write the rules proposer's candidates
+                                                              for each task to DIR (to read them)
     python bench/optimize/online_lse.py run OUT [TASK..] (GPU host, needs only torch + triton)
-                                                         verify every candidate at every size, dtype
-                                                         and seed, then bench baseline and candidates
-                                                         at the large size: OUT/online-lse.{json,md}
+                                                         write the candidates to OUT/candidates from
+                                                         the current transformation, verify each at
+                                                         every size, dtype and seed, then bench
+                                                         baseline and candidates at the large size:
+                                                         OUT/online-lse.{json,md}
 
 On the H200 (about 2 minutes for cross_entropy, 6-8 for all four tasks; the lead commits OUT's
 files as results/online-lse-h200.{json,md}):
@@ -25,7 +27,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-FOLDER = Path(__file__).resolve().parent / "online_lse"
 TASKS = ["cross_entropy", "softmax", "log_softmax", "logsumexp"]
 DTYPES = {"cross_entropy": "float16,float32"}  # the rest: the task's first dtype
 # ONLINE_LSE_DEVICE=cpu: a smoke run of `run` in the interpreter at the small size (no timing meaning)
@@ -33,16 +34,21 @@ DEVICE = os.environ.get("ONLINE_LSE_DEVICE", "cuda")
 SIZE = "large" if DEVICE == "cuda" else "small"
 
 
-def prepare() -> None:
+def prepare(folder: Path, tasks: list[str]) -> dict[str, list[Path]]:
+    """The transformation's candidates for each task's baseline, written to `folder` (stdlib and
+    this repository only, so the GPU host makes them itself: no generated file is committed)."""
     sys.path.insert(0, str(REPO))
     from diagnose.proposers.rules.online import online_row_reduction
 
-    FOLDER.mkdir(exist_ok=True)
-    for task in TASKS:
+    folder.mkdir(parents=True, exist_ok=True)
+    written: dict[str, list[Path]] = {}
+    for task in tasks:
         for cand in online_row_reduction((REPO / "kernels" / task / "baseline.py").read_text()):
-            path = FOLDER / f"{task}-chunk{cand.params['chunk']}-w{cand.params['num_warps']}.py"
+            path = folder / f"{task}-chunk{cand.params['chunk']}-w{cand.params['num_warps']}.py"
             path.write_text(cand.source)
-            print(path.relative_to(REPO), cand.description)
+            written.setdefault(task, []).append(path)
+            print(path, cand.description, flush=True)
+    return written
 
 
 def _runner(*args: str, timeout: float = 300) -> dict:
@@ -71,10 +77,11 @@ def _points(bench: dict) -> dict[str, dict]:
 
 def run(out: Path, tasks: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    candidates = prepare(out / "candidates", tasks)
     rows, info = [], {}
     for task in tasks:
         task_dir = str(REPO / "kernels" / task)
-        kernels = [REPO / "kernels" / task / "baseline.py", *sorted(FOLDER.glob(f"{task}-chunk*.py"))]
+        kernels = [REPO / "kernels" / task / "baseline.py", *sorted(candidates.get(task, []))]
         for kernel in kernels:
             started = time.perf_counter()
             verdict = _runner("verify", task_dir, str(kernel)) if kernel.name != "baseline.py" else {"verdict": "baseline"}
@@ -112,8 +119,8 @@ def _markdown(report: dict) -> str:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["prepare"]:
-        prepare()
+    if sys.argv[1:2] == ["prepare"] and len(sys.argv) > 2:
+        prepare(Path(sys.argv[2]), sys.argv[3:] or TASKS)
     elif sys.argv[1:2] == ["run"] and len(sys.argv) > 2:
         run(Path(sys.argv[2]), sys.argv[3:] or TASKS)
     else:

@@ -70,6 +70,7 @@ class JitKernel:
     # @triton.heuristics({"BLOCK": lambda args: <expr>}): the parameter's value as an expression
     # of the other arguments (`args["n"]`), bound to each launch's arguments in _bind_launch
     derived: dict[str, ast.expr] = field(default_factory=dict)
+    inlined: set[str] = field(default_factory=set)  # void @triton.jit helpers read into this body
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -166,7 +167,8 @@ def _collect_assigns(fn: ast.FunctionDef) -> tuple[dict[str, list[ast.stmt]], se
     return assigns, loop_vars
 
 
-def _kernel_from(fn: ast.FunctionDef, module: ast.Module) -> JitKernel | None:
+def _kernel_from(fn: ast.FunctionDef, module: ast.Module,
+                 helpers: dict[str, ast.FunctionDef]) -> JitKernel | None:
     kinds = [_decorator_kind(d) for d in fn.decorator_list]
     if "jit" not in kinds:
         return None
@@ -182,7 +184,7 @@ def _kernel_from(fn: ast.FunctionDef, module: ast.Module) -> JitKernel | None:
                                               (dec.args[0] if dec.args else None), module)
         if isinstance(dec, ast.Call) and call_name(dec) == "heuristics":
             kernel.derived = _heuristic_exprs(dec.args[0] if dec.args else kwarg(dec, "values"), module)
-    _inline_void_helpers(fn, _jit_functions(module))
+    kernel.inlined = _inline_void_helpers(fn, helpers)
     kernel.assigns, kernel.loop_vars = _collect_assigns(fn)
     return kernel
 
@@ -224,13 +226,15 @@ def _jit_functions(module: ast.Module) -> dict[str, ast.FunctionDef]:
 INLINE_DEPTH = 3
 
 
-def _inline_void_helpers(fn: ast.FunctionDef, helpers: dict[str, ast.FunctionDef], depth: int = 0) -> None:
+def _inline_void_helpers(fn: ast.FunctionDef, helpers: dict[str, ast.FunctionDef], depth: int = 0) -> set[str]:
     """A statement that only calls a @triton.jit helper returning nothing (`_body(x_ptr, n, BLOCK)`)
     is replaced, in this model's tree, by the helper's statements with its parameters bound to the
     call's arguments: authors who move a kernel's body into a shared helper write the same kernel,
-    and the detectors read it as one. The helper's lines keep their own line numbers."""
+    and the detectors read it as one. The helper's lines keep their own line numbers. Returns
+    the names of the helpers inlined."""
+    inlined: set[str] = set()
     if depth >= INLINE_DEPTH:
-        return
+        return inlined
     for node in ast.walk(fn):
         for field_name in ("body", "orelse"):
             block = getattr(node, field_name, None)
@@ -249,10 +253,10 @@ def _inline_void_helpers(fn: ast.FunctionDef, helpers: dict[str, ast.FunctionDef
                     continue
                 wrapper = ast.FunctionDef(name=fn.name, args=fn.args, body=body, decorator_list=[],
                                           returns=None, type_params=[])
-                _inline_void_helpers(wrapper, helpers, depth + 1)
+                inlined |= {target.name, *_inline_void_helpers(wrapper, helpers, depth + 1)}
                 out.extend(wrapper.body)
-                fn.inlined = {*getattr(fn, "inlined", ()), target.name, *getattr(wrapper, "inlined", ())}  # type: ignore[attr-defined]
             block[:] = out
+    return inlined
 
 
 def _void_helper_call(stmt: ast.stmt, helpers: dict[str, ast.FunctionDef],
@@ -403,16 +407,17 @@ def _int_constants(module: ast.Module) -> dict[str, int]:
 
 def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
     kernels: dict[str, JitKernel] = {}
+    helpers = _jit_functions(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
-            kernel = _kernel_from(node, tree)
+            kernel = _kernel_from(node, tree, helpers)
             if kernel is not None:
                 kernels[kernel.name] = kernel
     launches = _launches(tree, kernels)
     # a void helper inlined into its callers is read there, with their launches: on its own it has
     # none, and its findings would be a second, launch-blind copy of the same code
     launched = {launch.kernel for launch in launches}
-    for name in {n for k in kernels.values() for n in getattr(k.node, "inlined", ())} - launched:
+    for name in {n for k in kernels.values() for n in k.inlined} - launched:
         kernels.pop(name, None)
     return KernelModule(path, source, tree, kernels, launches, _int_constants(tree))
 
