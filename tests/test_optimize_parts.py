@@ -186,3 +186,20 @@ def test_write_once_leaves_no_partial_file(tmp_path):
     write_once(tmp_path / "a.json", {"x": 1})
     assert json.loads((tmp_path / "a.json").read_text()) == {"x": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["a.json"]
+
+
+def test_a_round_reads_its_parents_timing_from_the_first_repeat_that_timed_it(tmp_path):
+    """Found on the H200 (2026-12-02): a repeat's candidate timing was refused (the child's
+    torch.compile reference had switched Triton to torch's ptxas), the next repeat was fine, and
+    tier 2 was skipped because only the first repeat was read."""
+    from diagnose.optimize.loop import _first_timed
+
+    def bench(name: str, status: str) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps({"points": [{"size": "large", "impls": {"candidate": {"status": status}}}]}))
+        return path
+
+    refused, timed = bench("bench-01-r0.json", "sandbox_violation"), bench("bench-01-r1.json", "ok")
+    assert _first_timed([refused, timed], "candidate") == timed
+    assert _first_timed([refused], "candidate") == refused  # nothing timed: the first, as before
+    assert _first_timed([], "candidate") is None

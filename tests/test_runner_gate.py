@@ -300,6 +300,19 @@ def test_a_versioned_cuda_toolkit_is_a_system_folder_but_a_look_alike_elsewhere_
     assert not _installed_dir("/tmp/usr/local/cuda/bin") and not _installed_dir("/home/u/cuda/bin")
 
 
+def test_programs_bundled_in_the_installed_torch_package_are_triton_tools():
+    """Found on the H200 (2026-12-02): inductor compiles with torch's own ptxas
+    (site-packages/torch/bin/ptxas), and every torch.compile timing was refused for it."""
+    from diagnose.runner.sandbox import _package_dir, _tool_paths
+
+    assert _package_dir("torch") == Path(torch.__file__).resolve().parent
+    assert _package_dir("passwise-no-such-package") is None
+    bundled = [p for p in (Path(torch.__file__).parent / "bin").iterdir() if p.is_file()]
+    assert bundled  # the CPU wheel ships protoc and test binaries there
+    tools = _tool_paths()
+    assert all(str(p) in tools or os.path.realpath(p) in tools for p in bundled)
+
+
 def test_a_trusted_probe_for_a_program_that_is_nowhere_gets_the_os_failure_not_a_refusal(tmp_path):
     """Found on the H200: torch.compile's references probe for `nvcc`, absent from PATH there, and
     every torch.compile timing became a sandbox_violation blamed on the candidate."""
@@ -322,3 +335,18 @@ def test_references_reduce_gemms_in_full_precision_and_the_defaults_come_back():
     with exact_references():
         assert not (m.allow_fp16_reduced_precision_reduction or m.allow_bf16_reduced_precision_reduction or m.allow_tf32)
     assert (m.allow_fp16_reduced_precision_reduction, m.allow_bf16_reduced_precision_reduction, m.allow_tf32) == before
+
+
+def test_a_torch_compile_reference_does_not_change_which_ptxas_later_candidates_use(monkeypatch):
+    """Found on the H200 (2026-12-02): inductor sets TRITON_PTXAS_PATH to torch's own ptxas the
+    first time it compiles, and every candidate timed after it in the same child was built by it."""
+    from diagnose.runner.child import _inductor_env_undone
+
+    monkeypatch.delenv("TRITON_PTXAS_PATH", raising=False)
+    with _inductor_env_undone():
+        os.environ["TRITON_PTXAS_PATH"] = "/site-packages/torch/bin/ptxas"
+    assert "TRITON_PTXAS_PATH" not in os.environ
+    monkeypatch.setenv("TRITON_PTXAS_PATH", "/users/own/ptxas")
+    with _inductor_env_undone():
+        os.environ["TRITON_PTXAS_PATH"] = "/site-packages/torch/bin/ptxas"
+    assert os.environ["TRITON_PTXAS_PATH"] == "/users/own/ptxas"

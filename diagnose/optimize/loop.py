@@ -162,10 +162,11 @@ class Loop:
         times them once per round, beside the round's parent), so they are taken from that bench
         of the same session: tier 2 then sees what cuBLAS reaches on the same work."""
         key = "kernel" if parent.number == 0 else parent.read("verdict.json")["candidate"]
-        path = parent.path / "runner" / f"bench-{key}-r0.json"
-        if not path.is_file():
+        path = _first_timed(sorted((parent.path / "runner").glob(f"bench-{key}-r*.json")), "candidate")
+        if path is None:
             return None
-        merged = with_references(read_json(path), parent.runner_answer("bench-parent-r0"))
+        refs = _first_timed(sorted((parent.path / "runner").glob("bench-parent-r*.json")), "compile")
+        merged = with_references(read_json(path), read_json(refs) if refs else parent.runner_answer("bench-parent-r0"))
         return path if merged is None else rd.write("parent-bench.json", merged)
 
     def _proposal(self, rd: RoundDir, parent: RoundDir, diagnosis: dict) -> dict:
@@ -382,6 +383,16 @@ def passages_of(diagnosis: dict) -> list[dict]:
                 seen.add(key)
                 out.append({k: p.get(k, "") for k in ("path", "start_line", "end_line", "repo", "symbol", "permalink")})
     return out
+
+
+def _first_timed(paths: list[Path], impl: str) -> Path | None:
+    """The first repeat whose bench timed `impl` at every point (a repeat can fail alone: on the
+    H200 one child's torch.compile reference broke the candidate timings after it); else the first."""
+    for path in paths:
+        points = read_json(path).get("points") or []
+        if points and all(((p.get("impls") or {}).get(impl) or {}).get("status") == "ok" for p in points):
+            return path
+    return paths[0] if paths else None
 
 
 def with_references(answer: dict, refs: dict | None) -> dict | None:

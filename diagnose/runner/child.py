@@ -243,6 +243,30 @@ def verify_case(item: WorkItem, ctx: _Context) -> dict:
 
 def bench_impl(item: WorkItem, ctx: _Context) -> dict:
     """Time one implementation (candidate, eager reference, torch.compile reference) at one size."""
+    with _inductor_env_undone() if item.impl == "compile" else contextlib.nullcontext():
+        return _bench_impl(item, ctx)
+
+
+# Inductor points Triton at torch's own ptxas (TRITON_PTXAS_PATH) the first time it compiles; on the
+# H200 every candidate timed after a torch.compile reference in the same child was then built by
+# another ptxas than the one its own timing and the gate's compile used.
+INDUCTOR_ENV = ("TRITON_PTXAS_PATH",)
+
+
+@contextlib.contextmanager
+def _inductor_env_undone():
+    saved = {name: os.environ.get(name) for name in INDUCTOR_ENV}
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _bench_impl(item: WorkItem, ctx: _Context) -> dict:
     from .execute import default_cost
     from .host import synchronize
     from .timing import time_fn

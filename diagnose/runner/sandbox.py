@@ -19,6 +19,7 @@ Layers (reported in every verdict as `sandbox`):
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -165,18 +166,38 @@ def started_programs() -> list[str]:
 
 
 def _tool_paths() -> frozenset[str]:
-    """Executables Triton's own compile may start: its bundled binaries and the C compiler."""
+    """Executables Triton's own compile (and inductor's) may start: the binaries bundled in the
+    installed triton and torch packages, and the C compiler. On the H200, inductor compiles with
+    torch's own ptxas (site-packages/torch/bin/ptxas)."""
     found: set[str] = set()
-    triton = sys.modules.get("triton")
-    if triton is not None and getattr(triton, "__file__", None):
-        for bindir in (Path(triton.__file__).parent / "backends").glob("*/bin"):
-            found.update(str(p) for p in bindir.iterdir())
+    bindirs: list[Path] = []
+    triton, torch = _package_dir("triton"), _package_dir("torch")
+    if triton is not None:
+        bindirs += (triton / "backends").glob("*/bin")
+    if torch is not None:
+        bindirs.append(torch / "bin")
+    for bindir in bindirs:
+        if bindir.is_dir():
+            found.update(str(p) for p in bindir.iterdir() if p.is_file())
     for name in (*TOOL_NAMES, os.environ.get("CC") or ""):
         hit = shutil.which(name) if name else None
         if hit:
             found.add(hit)
     found.update({"/sbin/ldconfig", "/usr/sbin/ldconfig", sys.executable})
     return frozenset(os.path.realpath(p) for p in found) | frozenset(found)
+
+
+def _package_dir(name: str) -> Path | None:
+    """An installed package's folder, without importing it (torch may not be loaded yet)."""
+    module = sys.modules.get(name)
+    origin = getattr(module, "__file__", None) if module is not None else None
+    if origin is None:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec is not None else None
+    return Path(origin).parent if origin else None
 
 
 def _hook(event: str, args: tuple) -> None:
