@@ -218,6 +218,26 @@ def test_the_torch_compile_reference_is_trusted_code_inside_the_candidates_sandb
     assert compiled.status == "ok" and compiled.median_ms > 0, compiled.cause
 
 
+def test_bench_times_the_references_outside_the_candidates_sandbox_and_the_candidate_inside(tmp_path):
+    """Found on the H200 (2026-12-02): inside the candidate's audit hook, inductor's wrapper paid
+    for every audited event (sub-0.1 ms references doubled) and the inductor it loaded changed the
+    candidates' ptxas. The references are the task's own code: they get a child of their own."""
+    task = tmp_path / "vecadd"
+    shutil.copytree(VECADD, task)
+    src = (task / "task.py").read_text().replace(
+        "    return x + y", "    import os, time\n    if 'sandbox' in os.getcwd():\n        time.sleep(0.05)\n    return x + y")
+    (task / "task.py").write_text(src)
+    cand = (FIX / "vecadd" / "baseline.py").read_text().replace(
+        "    out = torch.empty_like(x)", "    import os\n    assert 'sandbox' in os.getcwd()\n    out = torch.empty_like(x)")
+    (tmp_path / "cand.py").write_text(cand)
+    report = bench(task, str(tmp_path / "cand.py"), BenchOptions(device="cpu", compile=False, rep_ms=2, warmup_ms=1))
+    (point,) = report.points
+    assert point.impls["candidate"].status == "ok", point.impls["candidate"].cause
+    # the reference sleeps 50 ms a call inside a sandbox (the candidate's child still calls it to
+    # check the timed outputs); its own timing did not
+    assert point.impls["eager"].status == "ok" and point.impls["eager"].median_ms < 20
+
+
 @pytest.mark.slow
 def test_bench_carries_on_with_the_references_after_the_candidate_kills_its_child():
     report = bench(VECADD, str(BAD / "segfault.py"),
