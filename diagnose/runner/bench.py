@@ -44,6 +44,7 @@ class ImplTiming:
     roofline: dict = field(default_factory=dict)
     note: str | None = None
     device_sync_median_ms: float | None = None  # CUDA: calls bracketed by device-wide synchronisation
+    stream_median_ms: float | None = None  # the stream's own timing, when device_sync replaced it
 
 
 @dataclass
@@ -157,7 +158,8 @@ def _impl_timing(o: Outcome) -> ImplTiming:
         status=o.status, cause=o.cause, median_ms=t.get("median_ms"), p20_ms=t.get("p20_ms"),
         p80_ms=t.get("p80_ms"), method=t.get("method"), l2_flushed=t.get("l2_flushed"),
         do_bench_median_ms=t.get("do_bench_median_ms"), first_call_s=o.result.get("first_call_s"),
-        note=t.get("note"), device_sync_median_ms=t.get("device_sync_median_ms"))
+        note=t.get("note"), device_sync_median_ms=t.get("device_sync_median_ms"),
+        stream_median_ms=t.get("stream_median_ms"))
 
 
 def _ratios(point: BenchPoint) -> None:

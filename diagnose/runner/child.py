@@ -290,7 +290,8 @@ def _bench_impl(item: WorkItem, ctx: _Context) -> dict:
         def call() -> None:
             last[0] = fn(*inputs)
 
-        result["timing"] = time_fn(call, ctx.device, item.warmup_ms, item.rep_ms).to_json()
+        result["timing"] = time_fn(call, ctx.device, item.warmup_ms, item.rep_ms,
+                                   untrusted=item.impl == "candidate").to_json()
         synchronize(ctx.device)
         if item.impl == "candidate":
             from .gate import timed_output_problem
