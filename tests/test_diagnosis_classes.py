@@ -10,7 +10,7 @@ from pathlib import Path
 
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import attribute
-from diagnose.ir.model import IRCapture, KernelIR, Specialization, Stage
+from diagnose.ir.model import IRCapture, KernelIR, Specialization, Stage, Symptom
 from diagnose.ir.signature import signature_of
 from diagnose.ir.tier import tier3_result
 from diagnose.ladder import Options, _questions, answer_misses_the_cost, decide, make_context
@@ -333,6 +333,25 @@ def test_tensor_core_symptom_weighs_little_in_a_task_its_cost_model_calls_memory
                for e in (None, square, skinny)]
     assert weights == [4, 4, 1]
     assert estimate(tmp_path / "nowhere", "large") is None
+
+
+def test_a_measured_memory_bound_hotspot_still_discounts_compute_side_symptoms() -> None:
+    """Found on a development case (2026-12-02): with H200 timings tier 3 dropped the cost-model
+    estimate, so a missed wgmma (weight 4) outweighed a 268 MB hand-over between launches in a
+    kernel tier 2 measured at 7% of copy bandwidth. The measured place now stands in for it."""
+    from diagnose.ladder import _measured_place
+
+    def tier2(intensity: float, hotspot: bool = True) -> TierResult:
+        evidence = {"hotspot": hotspot, "intensity": intensity, "ridge": 154.9, "kernel_class": "memory-bound"}
+        return TierResult(2, "profiling", [Finding(tier=2, kind="roofline", card_id="", rewrite_family="", message="m", confidence=0.4,
+                                                   evidence=evidence)], sufficient=False, reason="")
+
+    skinny, square = _measured_place(tier2(61.1)), _measured_place(tier2(2730.0))
+    assert skinny.memory_bound and not square.memory_bound
+    assert _measured_place(tier2(61.1, hotspot=False)) is None and _measured_place(None) is None
+    capture = IRCapture("cuda", "sm90", "k.py", kernels=[])
+    symptom = Symptom("dot-without-wgmma", "k", "tritongpu-accelerate-matmul", None, "no wgmma")
+    assert tier3_result(capture, [symptom], FAMILIES, estimate=skinny).findings[0].evidence["weight"] == 1
 
 
 def test_a_grid_of_most_sms_weighs_less_than_one_that_idles_most_of_them() -> None:

@@ -103,3 +103,53 @@ def test_the_model_reads_aliased_launches_heuristics_one_config_autotune_and_voi
     assert launch_value(module, launch, "num_warps") == 2
     body = ast.unparse(module.kernels["copy_kernel"].node)
     assert "tl.load(x_ptr + offs" in body and "x_ptr = x_ptr" not in body and "_body(" not in body
+
+
+VALUE_HELPERS = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _tile(ptr, offs, n):
+    x = tl.load(ptr + offs, mask=offs < n, other=0.0)
+    return x.to(tl.float32)
+
+
+@triton.jit
+def _scale(x, offs, n, ptr):
+    x = x * 2.0  # its own `x` and its own parameter `x` reassigned: must not clobber the caller's
+    return x + _tile(ptr, offs, n)
+
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = _tile(x_ptr, offs, n)
+    tl.store(y_ptr + offs, _scale(x, offs, n, x_ptr) + x, mask=offs < n)
+
+
+def run(x, y):
+    scale_kernel[(4,)](x, y, 96, BLOCK=32)
+'''
+
+
+def test_the_model_reads_value_returning_helpers_into_the_kernel_with_their_names_kept_apart() -> None:
+    """A call for a helper's value (`x = _tile(...)`, or inside an expression) is read as the
+    helper's statements before it and its returned expression in its place, nested helpers too;
+    the helper's own names (a reassigned parameter included) are renamed where they clash."""
+    from diagnose.triage.detectors.model import build_model
+
+    module = build_model(VALUE_HELPERS, "m.py", ast.parse(VALUE_HELPERS))
+    assert list(module.kernels) == ["scale_kernel"]
+    kernel = module.kernels["scale_kernel"]
+    assert kernel.inlined == {"_tile", "_scale"}
+    body = ast.unparse(kernel.node)
+    assert "_tile(" not in body and "_scale(" not in body
+    assert "tl.load(x_ptr + offs, mask=offs < n" in body  # parameters bound to the call's arguments
+    # the caller's `x` is assigned once (from the first tile); the helpers' own are renamed
+    assigned = [t.id for n in ast.walk(kernel.node) if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Name)]
+    assert assigned.count("x") == 1 and {"x_tile", "x_scale", "x_tile2"} <= set(assigned), assigned
+    (store,) = kernel.calls("store")
+    assert ast.unparse(store.args[1]) == "x_scale + x_tile2.to(tl.float32) + x"

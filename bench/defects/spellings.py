@@ -1,13 +1,15 @@
 """Meaning-preserving respellings of a Triton kernel file, the way other authors write the same
 code: launch constants bound to locals or module constants, renamed variables and constexpr
 parameters, a grid bound to a name, ceil-division and next_power_of_2 written by hand, launch
-options passed through a dict, the launcher wrapped in a class. Each rewrite mutates an ast tree
+options passed through a dict, the launcher wrapped in a class, a kernel's body or its loads,
+reductions and math moved into @triton.jit helpers. Each rewrite mutates an ast tree
 in place and says whether it applied; `respell(source)` yields (name, new source) pairs.
 Used by bench/defects/metamorphic.py and tests/test_triage_spellings.py."""
 
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 from collections.abc import Callable, Iterator
 
@@ -317,6 +319,50 @@ def body_in_helper(tree: ast.Module) -> bool:
     return changed
 
 
+HELPER_VALUES = {"load", "sum", "max", "min", "dot", "where", "exp", "exp2", "log", "sqrt", "rsqrt"}
+
+
+def values_in_helpers(tree: ast.Module) -> bool:
+    """Each assignment in a launched kernel whose value is a `tl.load`, a reduction, a `tl.dot` or
+    an elementwise math call gets that value from a @triton.jit helper instead (`x = _value_3(ptr,
+    offs, mask)`), its free names passed as parameters (constexpr ones marked so)."""
+    module_names = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)
+                    for a in n.names}
+    module_names |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    module_names |= {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+    module_names |= set(dir(builtins))
+    changed, made = False, 0
+    for i in range(len(tree.body) - 1, -1, -1):
+        fn = tree.body[i]
+        if not (isinstance(fn, ast.FunctionDef) and _is_jit(fn)):
+            continue
+        if not any(isinstance(n, ast.Call) and ast.unparse(n.func) == "tl.program_id" for n in ast.walk(fn)):
+            continue  # only launched kernels
+        constexpr = {a.arg for a in fn.args.args if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
+        helpers = []
+        for stmt in [n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.AugAssign)]:
+            value = stmt.value
+            inner = value.func.value if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                                         and value.func.attr == "to") else value  # `tl.load(...).to(...)`
+            if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
+                    and ast.unparse(inner.func.value) == "tl" and inner.func.attr in HELPER_VALUES):
+                continue
+            free = sorted({n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - module_names)
+            made += 1
+            name = f"_value_{made}"
+            args = [ast.arg(v, ast.Attribute(ast.Name("tl", ast.Load()), "constexpr", ast.Load())
+                            if v in constexpr else None) for v in free]
+            helpers.append(ast.FunctionDef(
+                name=name, args=ast.arguments(posonlyargs=[], args=args, kwonlyargs=[], kw_defaults=[], defaults=[]),
+                body=[ast.Return(copy.deepcopy(value))], returns=None, type_params=[],
+                decorator_list=[ast.Attribute(ast.Name("triton", ast.Load()), "jit", ast.Load())]))
+            stmt.value = ast.Call(ast.Name(name, ast.Load()), [ast.Name(v, ast.Load()) for v in free], [])
+        for helper in helpers:
+            tree.body.insert(i, helper)
+        changed = changed or bool(helpers)
+    return changed
+
+
 def loops_tl_range(tree: ast.Module) -> bool:
     """`for i in range(...)` inside @triton.jit functions written `for i in tl.range(...)`."""
     changed = False
@@ -394,6 +440,7 @@ REWRITES: dict[str, Rewrite] = {
     "grid-lambda": grid_lambda,
     "body-in-helper": body_in_helper,
     "loops-tl-range": loops_tl_range,
+    "values-in-helpers": values_in_helpers,
     "heuristics-constants": heuristics_constants,
     "single-config-autotune": single_config_autotune,
 }

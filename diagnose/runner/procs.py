@@ -71,7 +71,7 @@ def run_items(items: list[WorkItem], device: str, timeout_s: float, skip: SkipRu
         own = [i for i in range(len(items)) if i not in set(refs)]
         first = run_items([items[i] for i in own], device, timeout_s, skip, env, wrapper, stdout_path, options)
         second = run_items([items[i] for i in refs], device, timeout_s, skip, env, wrapper, stdout_path, options)
-        merged = dict(zip(own, first.outcomes)) | dict(zip(refs, second.outcomes))
+        merged = dict(zip(own, first.outcomes, strict=True)) | dict(zip(refs, second.outcomes, strict=True))
         return ChildRun([merged[i] for i in range(len(items))], first.device_info or second.device_info,
                         first.stderr_tail or second.stderr_tail, first.sandbox)
     deadline = time.monotonic() + opts.budget_s if opts.budget_s else None

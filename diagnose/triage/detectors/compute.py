@@ -482,8 +482,12 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                       for f in _scaled_dot_factors(stmt, dot) if invariant(f)]
             loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
                      and c.args and invariant(c)]
+            inside = {id(n) for n in ast.walk(loop)}
             helpers = [c for c in ast.walk(loop) if isinstance(c, ast.Call)
                        and _memory_helper(module, kernel, call_name(c)) and invariant(c)]
+            # a value helper's call read into the body: judged as the call it was
+            helpers += [c for c, helper, first in kernel.inlined_calls
+                        if id(first) in inside and _reads_memory(helper) and invariant(c)]
             if helpers and not scaled:
                 helper = helpers[0]
                 matches.append(_match(
@@ -518,9 +522,12 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
 def _memory_helper(module: KernelModule, kernel: JitKernel, name: str) -> bool:
     """`name` is another @triton.jit function of the file whose body loads or loops."""
     helper = module.kernels.get(name)
-    return helper is not None and helper is not kernel and any(
-        isinstance(n, ast.For | ast.While) or (isinstance(n, ast.Call) and call_name(n) == "load")
-        for n in ast.walk(helper.node))
+    return helper is not None and helper is not kernel and _reads_memory(helper.node)
+
+
+def _reads_memory(fn: ast.FunctionDef) -> bool:
+    return any(isinstance(n, ast.For | ast.While) or (isinstance(n, ast.Call) and call_name(n) == "load")
+               for n in ast.walk(fn))
 
 
 def _pointer_params(kernel: JitKernel, call: ast.Call) -> set[str]:

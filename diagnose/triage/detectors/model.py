@@ -70,7 +70,10 @@ class JitKernel:
     # @triton.heuristics({"BLOCK": lambda args: <expr>}): the parameter's value as an expression
     # of the other arguments (`args["n"]`), bound to each launch's arguments in _bind_launch
     derived: dict[str, ast.expr] = field(default_factory=dict)
-    inlined: set[str] = field(default_factory=set)  # void @triton.jit helpers read into this body
+    inlined: set[str] = field(default_factory=set)  # @triton.jit helpers read into this body
+    # each value-returning helper call read into this body: (the call as written, the helper, the
+    # first statement standing for it), for detectors that judge the call itself (loop-invariant work)
+    inlined_calls: list[tuple[ast.Call, ast.FunctionDef, ast.stmt]] = field(default_factory=list)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -185,6 +188,12 @@ def _kernel_from(fn: ast.FunctionDef, module: ast.Module,
         if isinstance(dec, ast.Call) and call_name(dec) == "heuristics":
             kernel.derived = _heuristic_exprs(dec.args[0] if dec.args else kwarg(dec, "values"), module)
     kernel.inlined = _inline_void_helpers(fn, helpers)
+    for _ in range(INLINE_DEPTH):  # a value helper's body may call further helpers
+        names, calls = _inline_value_helpers(fn, helpers)
+        if not calls:
+            break
+        kernel.inlined |= names | _inline_void_helpers(fn, helpers)
+        kernel.inlined_calls += calls
     kernel.assigns, kernel.loop_vars = _collect_assigns(fn)
     return kernel
 
@@ -271,9 +280,97 @@ def _void_helper_call(stmt: ast.stmt, helpers: dict[str, ast.FunctionDef],
     return stmt.value, target
 
 
-def _bound_body(helper: ast.FunctionDef, call: ast.Call) -> list[ast.stmt] | None:
-    """The helper's statements with each parameter replaced by the call's argument expression;
-    None when an argument is missing or a parameter is assigned in the helper."""
+def _value_helper(helpers: dict[str, ast.FunctionDef], call: ast.AST, caller: str) -> ast.FunctionDef | None:
+    """The @triton.jit helper `call` calls when it returns a value from one `return` at its end."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+        return None
+    target = helpers.get(call.func.id)
+    if target is None or target.name == caller or target.args.vararg or target.args.kwarg:
+        return None
+    returns = [n for n in ast.walk(target) if isinstance(n, ast.Return)]
+    last = target.body[-1] if target.body else None
+    if len(returns) != 1 or returns[0] is not last or last.value is None:
+        return None
+    return target
+
+
+def _inline_value_helpers(fn: ast.FunctionDef, helpers: dict[str, ast.FunctionDef]
+                          ) -> tuple[set[str], list[tuple[ast.Call, ast.FunctionDef, ast.stmt]]]:
+    """A statement that calls a @triton.jit helper for its value (`r = _rstd(x_row, N, BLOCK)`,
+    `acc += _tile(a, b) * s`) gets the helper's statements before it, parameters bound to the
+    call's arguments and the helper's own names renamed where they clash with the caller's, and
+    the call is replaced by the helper's returned expression: what the kernel computes, read as
+    one body. One pass; the caller repeats it for helpers the inlined statements call."""
+    taken = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | {a.arg for a in fn.args.args}
+    inlined: set[str] = set()
+    calls: list[tuple[ast.Call, ast.FunctionDef, ast.stmt]] = []
+    for node in list(ast.walk(fn)):
+        for field_name in ("body", "orelse"):
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list) or isinstance(node, ast.FunctionDef) and node is not fn:
+                continue
+            out: list[ast.stmt] = []
+            for stmt in block:
+                if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Expr | ast.Return):
+                    out.extend(_hoist_value_calls(stmt, fn.name, helpers, taken, inlined, calls))
+                out.append(stmt)
+            block[:] = out
+    return inlined, calls
+
+
+def _hoist_value_calls(stmt: ast.stmt, caller: str, helpers: dict[str, ast.FunctionDef], taken: set[str],
+                       inlined: set[str], calls: list) -> list[ast.stmt]:
+    """The statements to put before `stmt` for each value-helper call in it (replaced in place)."""
+    before: list[ast.stmt] = []
+    for call in [n for n in ast.walk(stmt) if _value_helper(helpers, n, caller) is not None]:
+        if not any(n is call for n in ast.walk(stmt)):  # an argument of a call inlined before it:
+            continue                                     # its copies are read in the next pass
+        target = _value_helper(helpers, call, caller)
+        rename = _fresh_names(target, taken)
+        bound = _bound_body(target, call, rename)
+        if bound is None or not bound or not isinstance(bound[-1], ast.Return):
+            continue
+        value = bound.pop().value
+        _replace_node(stmt, call, value)
+        calls.append((copy.deepcopy(call), target, bound[0] if bound else stmt))
+        before.extend(bound)
+        inlined.add(target.name)
+    return before
+
+
+def _fresh_names(helper: ast.FunctionDef, taken: set[str]) -> dict[str, str]:
+    """A new name for each name the helper assigns that the caller already uses."""
+    stored = {n.id for n in ast.walk(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    params = {a.arg for a in helper.args.args}
+    rename = {}
+    for name in sorted(stored):
+        if name in taken or name in params:
+            fresh, k = f"{name}_{helper.name.strip('_')}", 1
+            while fresh in taken:
+                k += 1
+                fresh = f"{name}_{helper.name.strip('_')}{k}"
+            rename[name] = fresh
+    taken |= stored | set(rename.values())
+    return rename
+
+
+def _replace_node(root: ast.AST, old: ast.AST, new: ast.expr) -> None:
+    for parent in ast.walk(root):
+        for field_name, value in ast.iter_fields(parent):
+            if value is old:
+                setattr(parent, field_name, ast.copy_location(new, old))
+                return
+            if isinstance(value, list) and any(v is old for v in value):
+                value[:] = [ast.copy_location(new, old) if v is old else v for v in value]
+                return
+
+
+def _bound_body(helper: ast.FunctionDef, call: ast.Call, rename: dict[str, str] | None = None
+                ) -> list[ast.stmt] | None:
+    """The helper's statements with each parameter replaced by the call's argument expression
+    (a parameter the helper assigns is bound by an assignment first) and its names in `rename`
+    renamed; None when an argument is missing."""
+    rename = rename or {}
     params = [a.arg for a in helper.args.args]
     defaults = dict(zip(params[len(params) - len(helper.args.defaults):], helper.args.defaults, strict=True))
     bound: dict[str, ast.expr] = dict(zip(params, call.args, strict=False))
@@ -289,16 +386,18 @@ def _bound_body(helper: ast.FunctionDef, call: ast.Call) -> list[ast.stmt] | Non
     # a parameter the helper reassigns (`a_ptr += off`) is bound by an assignment first; the others
     # are replaced by their argument expressions
     stored = {n.id for n in ast.walk(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    prelude = [ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())],
+    prelude = [ast.copy_location(ast.Assign(targets=[ast.Name(rename.get(name, name), ast.Store())],
                                             value=copy.deepcopy(bound[name])), call)
                for name in params if name in stored
-               and not (isinstance(bound[name], ast.Name) and bound[name].id == name)]
+               and not (isinstance(bound[name], ast.Name) and bound[name].id == rename.get(name, name))]
     substitute = {name: value for name, value in bound.items() if name not in stored}
 
     class Bind(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
             if node.id in substitute and isinstance(node.ctx, ast.Load):
                 return ast.copy_location(copy.deepcopy(substitute[node.id]), node)
+            if node.id in rename:
+                return ast.copy_location(ast.Name(rename[node.id], node.ctx), node)
             return node
 
     return prelude + [Bind().visit(copy.deepcopy(stmt)) for stmt in helper.body
@@ -407,7 +506,9 @@ def _int_constants(module: ast.Module) -> dict[str, int]:
 
 def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
     kernels: dict[str, JitKernel] = {}
-    helpers = _jit_functions(tree)
+    # pristine copies: each kernel inlines its helpers as written, not as another kernel's
+    # inlining left them (a value helper's call is then recorded where it is read)
+    helpers = {name: copy.deepcopy(fn) for name, fn in _jit_functions(tree).items()}
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             kernel = _kernel_from(node, tree, helpers)
