@@ -453,3 +453,12 @@ def test_a_dot_scaled_by_loop_invariant_values_each_step_is_hoistable_work() -> 
     assert "common-loop-invariant-work" in cards("r")
     # a scale per K block (block-scaled fp8) changes every step: it must stay inside
     assert "common-loop-invariant-work" not in cards("k // BLOCK + r")
+
+
+def test_a_kernel_taking_a_tuple_argument_is_read_not_crashed_on() -> None:
+    """Found writing round-8 cases (2026-12-02): a kernel that takes a stride tuple has a list
+    in its signature, and IR attribution failed on it with an AttributeError."""
+    from diagnose.ir.symptoms import _unhinted_ints
+
+    spec = Specialization({"x_ptr": "*fp16", "strides": ["i32", "i32"], "n": "i32"}, {}, {"n": []}, {})
+    assert _unhinted_ints(KernelIR("k", "k.py", 1, spec)) == ["n"]

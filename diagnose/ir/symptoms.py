@@ -210,9 +210,11 @@ def _elements(shape: str) -> int:
 
 
 def _unhinted_ints(kir: KernelIR) -> list[str]:
+    """Integer scalar arguments without a divisibility hint (a tuple argument's signature is a
+    list of its members' types: not a scalar)."""
     spec = kir.specialization
     return [arg for arg, ty in spec.signature.items()
-            if ty.startswith(("i32", "i64")) and not any(
+            if isinstance(ty, str) and ty.startswith(("i32", "i64")) and not any(
                 a and a[0] == "tt.divisibility" for a in spec.attrs.get(arg, []))]
 
 
