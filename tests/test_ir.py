@@ -380,6 +380,22 @@ def test_ascend_front_end_abort_after_the_access_passes_keeps_their_symptoms(asc
     assert "Assertion" in abort.message and "not verified" in abort.message
 
 
+@pytest.mark.slow
+def test_ascend_capture_keeps_what_the_launcher_does_around_its_launches(ascend_python):
+    """Found on a round-8 development case (2026-12-02): the Ascend capture ran the launcher but
+    dropped its launch log, so a Python loop of launches was invisible to tier 3 on Ascend and a
+    cheap strided-view symptom concluded instead."""
+    from diagnose.ir.ascend import capture_ascend
+    from diagnose.ir.tier import tier3_result
+
+    case = Path(__file__).resolve().parents[1] / "bench" / "defects" / "ascend-conv1d-varlen-sequence-launch-loop"
+    capture = capture_ascend(case / "task", case / "slow.py", python=ascend_python)
+    assert capture.launch_counts.get("conv1d_seq_kernel", 0) > 1
+    result = tier3_result(capture, attribute(capture), {"common-launch-loop": "one-launch-over-grid"})
+    assert any(f.evidence.get("symptom") == "launch-count" or "launches conv1d_seq_kernel" in f.message
+               for f in result.findings)
+
+
 def test_scalar_loads_are_pinned_to_their_source_lines_with_the_missing_hint(vadd_captures):
     runtime, _ = vadd_captures
     found = next(s for s in attribute(runtime) if s.id == "scalar-global-loads")

@@ -54,6 +54,10 @@ def capture_ascend(task: str | Path, candidate: str | Path | None = None, size: 
                         source=cuda.source, compiler_version="triton-ascend 3.2.0",
                         failures=list(cuda.failures), unavailable=[BISHENG_NOTE],
                         commands=list(cuda.commands[:1]))
+    # what the launcher does around its launches is the same on either target: the hand-overs
+    # between launches, launches repeated, re-reads, host-side copies and casts
+    capture.intermediates, capture.rereads = cuda.intermediates, cuda.rereads
+    capture.launch_counts, capture.host_ops = dict(cuda.launch_counts), list(cuda.host_ops)
     work = Path(tempfile.mkdtemp(prefix="passwise-ascend-"))
     for kir in cuda.kernels:
         ttir = _ttir_of(kir)
