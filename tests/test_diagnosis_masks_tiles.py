@@ -323,3 +323,46 @@ def test_a_host_read_back_between_launches_leads_over_the_two_stage_reduction_th
     assert d.ranking[0]["rewrite_family"] == "avoid-host-sync"
     cards = {f.card_id for f in triage(TWO_STAGE, "k.py", "cuda").findings}
     assert "common-unfused-launches" not in cards and "common-host-sync" in cards
+
+
+ROW_INTERMEDIATE = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def gate_kernel(x_ptr, g_ptr, H, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + tl.program_id(0) * H + cols, mask=cols < H, other=0.0)
+    tl.store(g_ptr + tl.program_id(0) * H + cols, x * tl.sigmoid(x), mask=cols < H)
+
+@triton.jit
+def norm_kernel(g_ptr, y_ptr, H, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    g = tl.load(g_ptr + tl.program_id(0) * H + cols, mask=cols < H, other=0.0)
+    tl.store(y_ptr + tl.program_id(0) * H + cols, g / tl.sum(g * g, axis=0), mask=cols < H)
+
+def run(x):
+    T, H = x.shape
+    g = torch.empty((T, H), device=x.device, dtype=torch.float32)
+    gate_kernel[(T,)](x, g, H, BLOCK=triton.next_power_of_2(H))
+    y = torch.empty_like(x)
+    norm_kernel[(T,)](g, y, H, BLOCK=triton.next_power_of_2(H))
+    return y
+'''
+
+
+def test_a_row_per_program_intermediate_is_a_missed_fusion_not_a_partials_table() -> None:
+    """Found on a round-8 development case (2026-12-02): a [T, H] buffer written one row per
+    program by an elementwise kernel launched over (T,) was taken for a per-program partials
+    table (its leading dimension is the grid), so neither tier 1 nor tier 3 named the unfused
+    launches. A partials table is written by a kernel that reduces."""
+    import ast
+
+    from diagnose.triage.detectors.launch import partials_params
+    from diagnose.triage.detectors.model import build_model
+
+    def partials(src: str) -> frozenset:
+        return partials_params(build_model(src, "k.py", ast.parse(src)))
+
+    assert partials(ROW_INTERMEDIATE) == frozenset()
+    assert ("partial_kernel", "part_ptr") in partials(TWO_STAGE)
+    assert "common-unfused-launches" in {f.card_id for f in triage(ROW_INTERMEDIATE, "k.py", "cuda").findings}

@@ -316,13 +316,22 @@ def _intermediates(launcher: ast.FunctionDef) -> set[str]:
     return names
 
 
+REDUCING = {"sum", "max", "min", "reduce", "argmax", "argmin", "xor_sum", "prod", "cumsum"}
+
+
 def _partials_tables(module: KernelModule, launch: Launch) -> set[str]:
     """Host names of buffers the launch fills one row per program: allocated in the launcher with
     a leading dimension spelled as the launch's one-dimensional grid (`part = torch.empty((P, N))`,
     `kernel[(P,)]`). Such a table is the first stage of a two-stage reduction, sized by the grid,
-    not a copy of the data: handing it to a finishing kernel is the algorithm, not a missed fusion."""
+    not a copy of the data: handing it to a finishing kernel is the algorithm, not a missed fusion.
+    Its kernel reduces (a loop accumulating slices, or a tl.sum/max/...); a kernel that does
+    neither writes one row of the data per program: a full intermediate, whatever its shape."""
     grid = grid_elements(launch)
-    if launch.launcher is None or len(grid) != 1:
+    kernel = module.kernels.get(launch.kernel)
+    if launch.launcher is None or len(grid) != 1 or kernel is None:
+        return set()
+    if not any(isinstance(n, ast.For | ast.While) or (isinstance(n, ast.Call) and call_name(n) in REDUCING)
+               for n in ast.walk(kernel.node)):
         return set()
     programs = ast.unparse(grid[0])
     out = set()
