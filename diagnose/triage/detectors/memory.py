@@ -566,3 +566,53 @@ def global_accumulator(module: KernelModule, backend: str) -> list[Match]:
                 loop_line=loop.lineno))
             break
     return matches
+
+
+def _program_axes(kernel: JitKernel, node: ast.AST) -> set[int]:
+    """The grid axes (tl.program_id(a)) an expression depends on, through local assignments."""
+    values = [node] + [getattr(s, "value", None) for name in depends_on(kernel, node)
+                       for s in kernel.assigns.get(name, [])]
+    axes = set()
+    for value in values:
+        for n in ast.walk(value) if value is not None else ():
+            if isinstance(n, ast.Call) and call_name(n) == "program_id":
+                axis = n.args[0] if n.args else kwarg(n, "axis")
+                axes.add(axis.value if isinstance(axis, ast.Constant) and isinstance(axis.value, int) else 0)
+    return axes
+
+
+@detector("redundant-across-programs", ("cuda", "ascend"))
+def redundant_across_programs(module: KernelModule, backend: str) -> list[Match]:
+    """A loop that streams a whole slice (its loads follow one grid axis) in a kernel launched over
+    another axis too, none of whose loads that loop's follow: every program along the other axis
+    repeats the same loop over the same bytes (a plane's statistics recomputed by each of its tile
+    programs). Computing it once per slice removes all but one of those passes."""
+    matches = []
+    for kernel in module.kernels.values():
+        used = _program_axes(kernel, kernel.node)
+        if len(used) < 2:
+            continue
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
+                     and pointer_of(c) is not None]
+            if not loads:
+                continue
+            followed = set().union(*(_program_axes(kernel, pointer_of(c)) for c in loads))
+            # everything the loop computes follows those axes only (an attention loop's q tile
+            # follows the query-block axis: each program's loop is its own work)
+            repeated = sorted(used - _program_axes(kernel, loop))
+            if not followed or not repeated:
+                continue
+            matches.append(_match(
+                module, kernel, loop, "redundant-across-programs", 0.7,
+                f"`{kernel.name}` loops over `{ast.unparse(loop.iter)[:60]}` (line {loop.lineno}) "
+                f"loading addresses that follow grid axis {sorted(followed)[0]} only, while the kernel "
+                f"is also launched over axis {repeated[0]}: every program along that axis repeats "
+                "the same loop over the same bytes. Compute it once per slice (a small first pass "
+                "whose results the tile programs read, or one program per slice looping over its "
+                "tiles).",
+                ["profile: bytes read well above the task's useful bytes",
+                 "IR: the loop's loads in every program of the repeated axis"],
+                loop_line=loop.lineno, repeated_axis=repeated[0]))
+            break
+    return matches
