@@ -123,10 +123,18 @@ def _same_page(theirs: dict, mine: dict) -> bool:
 
     rest = lambda page: {k: v for k, v in page.items() if k != "hits"}  # noqa: E731
     by_id = {g["id"]: g for g in mine["hits"]}
-    if rest(theirs) != rest(mine) or {h["id"] for h in theirs["hits"]} != set(by_id):
+    if rest(theirs) != rest(mine) or len(theirs["hits"]) != len(mine["hits"]):
+        return False
+    # two hits tied within the noise across the page's edge may fall on either side of it
+    only_theirs = [h for h in theirs["hits"] if h["id"] not in by_id]
+    only_mine = [g for g in mine["hits"] if g["id"] not in {h["id"] for h in theirs["hits"]}]
+    edges = lambda page: (page["hits"][0]["id"], page["hits"][-1]["id"])  # noqa: E731
+    if only_theirs and not (len(only_theirs) == len(only_mine) == 1
+                            and only_theirs[0]["id"] in edges(theirs) and only_mine[0]["id"] in edges(mine)
+                            and close(float(only_theirs[0]["score"]), float(only_mine[0]["score"]))):
         return False
     fields = all(h.keys() == by_id[h["id"]].keys() and all(close(h[k], by_id[h["id"]][k]) for k in h)
-                 for h in theirs["hits"])
+                 for h in theirs["hits"] if h["id"] in by_id)
     order = all(h["id"] == g["id"] or close(float(h["score"]), float(g["score"]))
                 for h, g in zip(theirs["hits"], mine["hits"], strict=True))
     return fields and order
@@ -148,7 +156,8 @@ def test_search_workers_rank_in_their_own_processes_as_the_server_itself_would(w
             mine = here.search(q, backend=backend, page=page, per_page=3).to_json()
             theirs = there.search(q, backend=backend, page=page, per_page=3).to_json()
             # a worker runs torch on one thread: its floats may differ in the 7th digit
-            assert theirs["hits"] and _same_page(theirs, mine)
+            scores = lambda page: [(h["id"][:8], h["score"]) for h in page["hits"]]  # noqa: E731
+            assert theirs["hits"] and _same_page(theirs, mine), (q, scores(theirs), scores(mine))
         assert there.kb.embedder._model is None  # the serving process never embedded a query
         with pytest.raises(KBError, match="Unknown search mode"):
             there.search("coalesce", mode="sparse")
