@@ -5,9 +5,10 @@ device session and writes DIR/results/<id>.json, the JSON the runner's CLI would
 
 Needs only torch, triton, numpy and the runner (DIR/bundle holds the runner, the tasks and the
 candidates). Verifies run as `python -m diagnose.runner verify ...`, N at a time (they need no
-quiet GPU); every bench then runs in ONE sandboxed runner child, one item after another, in the
-order the loop gave (parent and candidates interleaved), so no two timings share the GPU and no
-process start sits between them. torch.compile references are warmed in parallel first. A call
+quiet GPU); every candidate bench then runs in ONE sandboxed runner child, one item after another,
+in the order the loop gave (parent and candidates interleaved), so no two timings share the GPU and
+no process start sits between them; the eager and torch.compile references follow in one child of
+their own, outside the sandbox (diagnose.runner.procs.run_items). torch.compile references are warmed in parallel first. A call
 whose verify did not pass is not timed. Past --budget seconds no new work starts; what is left
 stays queued for the next session."""
 
