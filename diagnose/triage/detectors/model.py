@@ -270,22 +270,28 @@ def _inline_void_helpers(fn: ast.FunctionDef, helpers: dict[str, ast.FunctionDef
 
 def _void_helper_call(stmt: ast.stmt, helpers: dict[str, ast.FunctionDef],
                       caller: str) -> tuple[ast.Call, ast.FunctionDef] | None:
-    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+    if not isinstance(stmt, ast.Expr):
         return None
-    target = helpers.get(call_name(stmt.value)) if isinstance(stmt.value.func, ast.Name) else None
-    if target is None or target.name == caller or target.args.vararg or target.args.kwarg:
-        return None
-    if any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(target)):
+    target = _inlinable(helpers, stmt.value, caller)
+    if target is None or any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(target)):
         return None
     return stmt.value, target
 
 
-def _value_helper(helpers: dict[str, ast.FunctionDef], call: ast.AST, caller: str) -> ast.FunctionDef | None:
-    """The @triton.jit helper `call` calls when it returns a value from one `return` at its end."""
+def _inlinable(helpers: dict[str, ast.FunctionDef], call: ast.AST, caller: str) -> ast.FunctionDef | None:
+    """The @triton.jit helper a plain-name call reaches, when its parameters can be bound to the call."""
     if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
         return None
     target = helpers.get(call.func.id)
     if target is None or target.name == caller or target.args.vararg or target.args.kwarg:
+        return None
+    return target
+
+
+def _value_helper(helpers: dict[str, ast.FunctionDef], call: ast.AST, caller: str) -> ast.FunctionDef | None:
+    """The @triton.jit helper `call` calls when it returns a value from one `return` at its end."""
+    target = _inlinable(helpers, call, caller)
+    if target is None:
         return None
     returns = [n for n in ast.walk(target) if isinstance(n, ast.Return)]
     last = target.body[-1] if target.body else None
