@@ -450,6 +450,30 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[ttir].text, r"arith\.\w+ .*xi64"))]
 
 
+EXACT_ERF = re.compile(r"= math\.erf [^\n]*tensor<[^>]*xf32[^\n]*loc\((#loc\d+)\)")
+DOT_OPS = re.compile(r"\b(?:tt\.dot|ttng\.warp_group_dot|tt\.dot_scaled)\b")
+
+
+def exact_erf(kir: KernelIR) -> list[Symptom]:
+    """Tensor-wide fp32 erf reaching the LLVM lowering, which calls libdevice's exact erff (a
+    two-branch polynomial with an exp) per element. Left alone beside a dot: there the MMA, not
+    the epilogue's erf, is the cost."""
+    ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
+    if ttgir is None:
+        return []
+    text = kir.stages[ttgir].text
+    refs = EXACT_ERF.findall(text)
+    if not refs or DOT_OPS.search(text):
+        return []
+    locs = _loc_lines(text)
+    lines = sorted({locs[r] for r in refs if r in locs})[:8]
+    return [Symptom(id="exact-erf", kernel=kir.kernel, pass_arg="convert-triton-gpu-to-llvm", stage_index=ttgir,
+                    summary=f"{len(refs)} tensor-wide fp32 erf op(s) reach the LLVM lowering, each libdevice's exact "
+                            f"erff per element (source lines {', '.join(map(str, lines)) or '?'})",
+                    evidence=_lines(text, r"math\.erf ")[:4],
+                    mechanisms={"exact-math": lines})]
+
+
 SMS_BY_ARCH = {"sm90": 132, "sm100": 148, "sm80": 108, "sm89": 128}  # H100/H200, B200, A100, L40
 
 
@@ -481,7 +505,7 @@ def grid_underfill(kir: KernelIR) -> list[Symptom]:
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
-    grid_underfill, thin_k_dot, fp64_arith,
+    grid_underfill, thin_k_dot, fp64_arith, exact_erf,
 ]
 
 

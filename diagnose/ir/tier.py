@@ -29,6 +29,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
     "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
     "fp64-arith": ("cuda-fp64-math",),
+    "exact-erf": ("cuda-exact-erf-elementwise",),
     "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction"),
     "grid-underfill": ("cuda-small-grid-underfill",),
     "thin-k-dot": ("cuda-thin-k-tile",),
@@ -54,6 +55,7 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "atomic-accumulate": ("common-scatter-atomics", "cuda-split-k-atomics",
                           "cuda-atomic-reduction"),
     "wide-values": ("cuda-fp64-math",),
+    "exact-math": ("cuda-exact-erf-elementwise",),
     "oversized-tile": ("cuda-register-spills",),
     "few-warps": ("cuda-too-few-warps",),
     "few-programs": ("cuda-small-grid-underfill",),
@@ -89,6 +91,7 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
     "strided-memref": 2, "int-compare-select": 1, "thin-k-dot": 3, "fp64-arith": 3,
+    "exact-erf": 2,
 }
 
 

@@ -15,6 +15,7 @@ from .grouping import add_grouped_ordering
 from .hints import add_contiguity_hints, drop_do_not_specialize
 from .indexing import drop_redundant_select, narrow_int64_index
 from .launchloop import launch_loop_to_grid_axis
+from .mathfns import bounded_error_erf
 from .online import online_row_reduction
 from .split import shrink_rows_per_program, widen_grid_stride
 from .tma import tma_descriptor_loads, tma_persistent
@@ -59,6 +60,7 @@ RULES: list[tuple[str, Transformation]] = [
     ("reduce-along-contiguous-axis", transpose_strided_tile),
     ("coalesce-contiguous-axis", transpose_strided_tile),
     ("online-row-reduction", online_row_reduction),
+    ("precision-matched-math", bounded_error_erf),
 ]
 MAX_CANDIDATES = 8
 

@@ -41,6 +41,9 @@ class Source:
     def replace(self, node: ast.AST, text: str) -> Edit:
         return Edit(*self.span(node), text)
 
+    def line_start(self, lineno: int) -> int:
+        return self._line_starts[lineno - 1]
+
     def delete_statement(self, node: ast.stmt) -> Edit:
         """The statement's whole lines, when it is alone on them."""
         start = self._line_starts[node.lineno - 1]

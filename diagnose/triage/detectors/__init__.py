@@ -48,5 +48,5 @@ def detector(detector_id: str, backends: tuple[str, ...] = ("cuda", "ascend")
 
 def all_detectors() -> dict[str, Detector]:
     # Importing the families fills REGISTRY; kept here so callers need one import.
-    from diagnose.triage.detectors import ascend, compute, host, launch, masks, memory, rows  # noqa: F401
+    from diagnose.triage.detectors import ascend, compute, host, launch, masks, math, memory, rows  # noqa: F401
     return REGISTRY
