@@ -23,7 +23,6 @@ def gated_rmsnorm_bwd_kernel(x_ptr, z_ptr, w_ptr, dy_ptr, dx_ptr, dz_ptr, part_p
     pid = tl.program_id(0)
     cols = tl.arange(0, BLOCK_N)
     m = cols < N
-    w = tl.load(w_ptr + cols, mask=m, other=0.0)
     dw = tl.zeros((BLOCK_N,), dtype=tl.float32)
     for i in range(0, ROWS):
         row = pid * ROWS + i
@@ -33,9 +32,10 @@ def gated_rmsnorm_bwd_kernel(x_ptr, z_ptr, w_ptr, dy_ptr, dx_ptr, dz_ptr, part_p
             z = tl.load(z_ptr + off + cols, mask=m, other=0.0).to(tl.float32)
             dy = tl.load(dy_ptr + off + cols, mask=m, other=0.0).to(tl.float32)
             g, s = _gate(x, z)
+            dyw = dy * tl.load(w_ptr + cols, mask=m, other=0.0)
             rstd = 1.0 / tl.sqrt(tl.sum(g * g, axis=0) / N + eps)
-            c = tl.sum(dy * w * g, axis=0) / N
-            dg = rstd * dy * w - g * rstd * rstd * rstd * c
+            c = tl.sum(dyw * g, axis=0) / N
+            dg = rstd * dyw - g * rstd * rstd * rstd * c
             dx, dz = _grads(x, z, s, dg)
             tl.store(dx_ptr + off + cols, dx.to(dx_ptr.dtype.element_ty), mask=m)
             tl.store(dz_ptr + off + cols, dz.to(dz_ptr.dtype.element_ty), mask=m)
@@ -65,5 +65,5 @@ def run(x: torch.Tensor, z: torch.Tensor, w: torch.Tensor, dy: torch.Tensor, eps
     block = triton.next_power_of_2(N)
     gated_rmsnorm_bwd_kernel[(programs,)](x, z, w, dy, dx, dz, part, M, N, eps, ROWS=rows, BLOCK_N=block,
                                           num_warps=min(max(block // 512, 4), 16))
-    sum_partials_kernel[(triton.cdiv(N, 256),)](part, dw, programs, N, BLOCK_P=32, BLOCK=256)
+    sum_partials_kernel[(triton.cdiv(N, 32),)](part, dw, programs, N, BLOCK_P=64, BLOCK=32)
     return dx, dz, dw

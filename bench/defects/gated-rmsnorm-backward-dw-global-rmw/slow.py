@@ -76,5 +76,5 @@ def run(x: torch.Tensor, z: torch.Tensor, w: torch.Tensor, dy: torch.Tensor, eps
     dw = torch.empty(N, dtype=torch.float32, device=x.device)
     gated_rmsnorm_bwd_kernel[(programs,)](x, z, w, dy, dx, dz, part, M, N, eps, ROWS=rows,
                                           BLOCK_N=min(2048, triton.next_power_of_2(N)), num_warps=8)
-    sum_partials_kernel[(triton.cdiv(N, 256),)](part, dw, programs, N, BLOCK_P=32, BLOCK=256)
+    sum_partials_kernel[(triton.cdiv(N, 32),)](part, dw, programs, N, BLOCK_P=64, BLOCK=32)
     return dx, dz, dw

@@ -12,7 +12,7 @@ META = {
         "ragged": {"M": 1001, "N": 3000},
         "large": {"M": 16384, "N": 8192},
     },
-    "baseline_notes": "Programs of 8 rows, the whole row in one block (BLOCK_N = next_power_of_2(N), 16 warps): row "
+    "baseline_notes": "Programs of 8 rows, the whole row in one block (BLOCK_N = next_power_of_2(N), BLOCK_N // 512 warps up to 16): row "
                       "sums, dx and dz per row, the dw partial kept in registers across the program's rows and stored "
                       "once to a [programs, N] fp32 buffer that a second kernel sums over programs.",
     "deterministic": True,
