@@ -24,7 +24,7 @@ class ExpertDispatcher:
         T, H = x.shape
         out = torch.empty((sorted_ids.numel(), H), dtype=x.dtype, device=x.device)
         bounds = expert_offsets.tolist()
-        for lo, hi in zip(bounds[:-1], bounds[1:]):
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
             if hi > lo:
                 gather_rows_kernel[(hi - lo,)](x, sorted_ids, out, lo, H, self.topk,
                                                BLOCK_H=triton.next_power_of_2(H))
