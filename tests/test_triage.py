@@ -29,6 +29,7 @@ ASCEND_TWIN = {
     "cuda-atomic-reduction": "ascend-atomic-reduction",
     "cuda-scalar-element-loop": "ascend-scalar-element-loop",
     "cuda-reduce-strided-axis": "ascend-reduce-strided-axis",
+    "cuda-broadcast-matmul": "ascend-broadcast-matmul",
 }
 
 

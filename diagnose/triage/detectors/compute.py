@@ -323,11 +323,19 @@ def _broadcast_matmul(call: ast.Call) -> bool:
                for n in (arg.left, arg.right))
 
 
-@detector("broadcast-matmul", ("cuda",))
+@detector("broadcast-matmul")
 def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
     """A tile product written as tl.sum of a 3-D broadcast product: the compiler may turn it
     into a small fp32 dot, or it stays CUDA-core FMAs over a [M, K, N] temporary; tl.dot on
-    2-D tiles of 64-128 rows runs on the tensor cores."""
+    2-D tiles of 64-128 rows runs on the tensor cores (on Ascend: the vector unit against the
+    cube unit, which only tl.dot reaches)."""
+    where = ("in the unified buffer and reduces it on the vector unit; `tl.dot` on 2-D tiles runs on "
+             "the cube unit" if backend == "ascend" else
+             "in registers and runs on CUDA cores (or as a tiny fp32 dot); `tl.dot` on 2-D tiles uses "
+             "the tensor cores")
+    needed = (["msprof: aic_cube_ratio zero while aiv_vec_ratio is high", "IR: rank-3 multiply and reduce, no linalg.matmul"]
+              if backend == "ascend" else
+              ["TTGIR: no warp_group_dot, or a dot of a few K columns in fp32", "SASS: FFMA instead of HMMA/WGMMA"])
     matches = []
     for kernel in module.kernels.values():
         for call in kernel.calls("sum"):
@@ -335,11 +343,8 @@ def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
                 matches.append(_match(
                     module, kernel, call, "broadcast-matmul", 0.7,
                     f"`{kernel.name}` multiplies tiles as `{ast.unparse(call)[:70]}`: a matrix "
-                    "product written as a 3-D broadcast multiply and a sum, which holds an "
-                    "[M, K, N] temporary in registers and runs on CUDA cores (or as a tiny fp32 "
-                    "dot); `tl.dot` on 2-D tiles uses the tensor cores.",
-                    ["TTGIR: no warp_group_dot, or a dot of a few K columns in fp32",
-                     "SASS: FFMA instead of HMMA/WGMMA"]))
+                    f"product written as a 3-D broadcast multiply and a sum, which holds the 3-D temporary {where}.",
+                    needed))
                 break
     return matches
 
