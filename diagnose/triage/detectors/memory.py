@@ -134,9 +134,9 @@ def _outer_stride_at_launch(module: KernelModule, kernel: JitKernel, name: str) 
             return True
         if (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute)
                 and arg.func.attr == "stride" and len(arg.args) == 1
-                and isinstance(arg.args[0], ast.Constant) and arg.args[0].value == 0
-                and launch.launcher is not None
-                and _has_second_axis(launch.launcher, ast.unparse(arg.func.value))):
+                and isinstance(arg.args[0], ast.Constant) and isinstance(arg.args[0].value, int)
+                and arg.args[0].value >= 0 and launch.launcher is not None
+                and _has_axis_after(launch.launcher, ast.unparse(arg.func.value), arg.args[0].value)):
             return True
         if arg is not None and launch.launcher is not None and _swapped_axis_stride(launch.launcher, arg):
             return True
@@ -207,14 +207,22 @@ def _is_size(launcher: ast.FunctionDef, arg: ast.expr) -> bool:
     return False
 
 
-def _has_second_axis(launcher: ast.FunctionDef, tensor: str) -> bool:
+def _has_axis_after(launcher: ast.FunctionDef, tensor: str, axis: int) -> bool:
+    """True when the launcher shows `tensor` has an axis after `axis` (`t.shape[j]`, `t.size(j)`,
+    `t.stride(j)` with j > axis, or `a, b, c = t.shape` with more than axis + 1 names): then
+    `t.stride(axis)` of a contiguous tensor spans at least a whole row, it is not the unit stride."""
     for node in ast.walk(launcher):
-        text = ast.unparse(node) if isinstance(node, ast.Subscript | ast.Call) else ""
-        if text.startswith((f"{tensor}.shape[", f"{tensor}.stride(")) and not text.endswith(
-                ("[0]", "(0)")):
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value) == f"{tensor}.shape":
+            j = node.slice.value if isinstance(node.slice, ast.Constant) else None
+            if isinstance(j, int) and (j > axis or j < 0):
+                return True
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("size", "stride") and ast.unparse(node.func.value) == tensor
+                and len(node.args) == 1 and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, int) and node.args[0].value > axis):
             return True
         if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple)
-                and len(node.targets[0].elts) >= 2 and ast.unparse(node.value) == f"{tensor}.shape"):
+                and len(node.targets[0].elts) > axis + 1 and ast.unparse(node.value) == f"{tensor}.shape"):
             return True
     return False
 
