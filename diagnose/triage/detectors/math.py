@@ -1,11 +1,14 @@
-"""Detectors of costly element-wise math: functions whose exact evaluation takes more issue
-slots per element than a memory-bound kernel can afford (libdevice's exact erf)."""
+"""Detectors of costly arithmetic: functions whose exact evaluation takes more issue slots per
+element than a memory-bound kernel can afford (libdevice's exact erf), and a rank in a table found
+by comparing with every entry where a sorted table allows a binary search."""
 
 from __future__ import annotations
 
+import ast
+
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.memory import _match
-from diagnose.triage.detectors.model import KernelModule
+from diagnose.triage.detectors.memory import _match, depends_on
+from diagnose.triage.detectors.model import KernelModule, call_name
 
 # Issue budget at the copy ceiling, for the message: an H200 issues ~33.5 T thread-instructions/s
 # (132 SMs x 128 lanes x ~1.98 GHz) and moves ~1.07 T two-byte elements/s in and out at 4.27 TB/s.
@@ -34,3 +37,64 @@ def exact_erf_elementwise(module: KernelModule, backend: str) -> list[Match]:
              "TTGIR: math.erf on a tensor reaches the LLVM lowering (libdevice __nv_erff)"],
             erf_calls=len(erfs)))
     return matches
+
+
+def _counted_compare(node: ast.AST) -> ast.Compare | None:
+    """The comparison a count adds up: `cmp`, `cmp.to(...)`, `tl.where(cmp, 1, 0)`, `tl.sum(...)` of those."""
+    while True:
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
+                node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+            return node
+        if isinstance(node, ast.Call) and call_name(node) in ("to", "sum") and isinstance(node.func, ast.Attribute):
+            node = node.args[0] if call_name(node) == "sum" and node.args else node.func.value \
+                if call_name(node) == "to" else None
+        elif isinstance(node, ast.Call) and call_name(node) == "where" and len(node.args) == 3:
+            node = node.args[0]
+        else:
+            return None
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+@detector("linear-table-scan")
+def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
+    """A loop over a second tensor (a table of boundaries, a CDF, offsets) whose every entry, or
+    chunk of entries, is compared with each element and the comparisons counted: the element's
+    rank in the table found in O(table) compares. When the table is sorted (bucketize,
+    searchsorted, sampling from a CDF), a binary search finds the same rank in O(log table)."""
+    matches = []
+    for kernel in module.kernels.values():
+        loads = {t.id for s in ast.walk(kernel.node) if isinstance(s, ast.Assign)
+                 and any(call_name(c) == "load" for c in ast.walk(s.value)) for t in s.targets
+                 if isinstance(t, ast.Name)}
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            loop_vars = _names(loop.target)
+            inside = {t.id for s in ast.walk(loop) if isinstance(s, ast.Assign)
+                      and any(call_name(c) == "load" for c in ast.walk(s.value))
+                      and _indexed_by(kernel, s.value, loop_vars) for t in s.targets if isinstance(t, ast.Name)}
+            for aug in (s for s in ast.walk(loop) if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add)):
+                cmp = _counted_compare(aug.value)
+                if cmp is None:
+                    continue
+                sides = [_names(cmp.left), _names(cmp.comparators[0])]
+                table = [bool(s & inside) for s in sides]
+                elements = [bool(s & (loads - inside)) for s in sides]
+                if sorted(table) != [False, True] or not any(e and not t for e, t in zip(elements, table, strict=True)):
+                    continue
+                matches.append(_match(
+                    module, kernel, aug, "linear-table-scan", 0.55,
+                    f"`{kernel.name}` counts, for each element, the entries of a table it walks in a loop "
+                    f"(`{ast.unparse(aug)[:70]}`): the element's rank in the table costs one compare per "
+                    "entry, so the kernel's time grows with the table's length; a sorted table gives the "
+                    "same rank in log2(length) halving steps of a binary search.",
+                    ["the table is sorted (bucket boundaries, a CDF, segment offsets)",
+                     "profile: compute-bound, time growing with the table length at fixed element count"]))
+                break
+    return matches
+
+
+def _indexed_by(kernel, value: ast.AST, loop_vars: set[str]) -> bool:
+    """The load's pointer depends on the loop variable (directly or through locals)."""
+    return bool(depends_on(kernel, value) & loop_vars) or bool(_names(value) & loop_vars)
