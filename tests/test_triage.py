@@ -30,6 +30,7 @@ ASCEND_TWIN = {
     "cuda-scalar-element-loop": "ascend-scalar-element-loop",
     "cuda-reduce-strided-axis": "ascend-reduce-strided-axis",
     "cuda-broadcast-matmul": "ascend-broadcast-matmul",
+    "cuda-small-grid-underfill": "ascend-small-grid-underfill",
 }
 
 

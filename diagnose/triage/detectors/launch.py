@@ -547,14 +547,18 @@ def _in_host_loop(launch: Launch) -> bool:
         for n in ast.walk(launch.launcher))
 
 
-@detector("small-grid", ("cuda",))
+@detector("small-grid")
 def small_grid(module: KernelModule, backend: str) -> list[Match]:
-    """A launch of fewer programs than the GPU has SMs, each looping over its share: the
-    grid, not the code inside, leaves most of the machine idle."""
+    """A launch of fewer programs than the GPU has SMs (an NPU: vector cores), each looping over
+    its share: the grid, not the code inside, leaves most of the machine idle."""
+    from diagnose.triage.detectors.ascend import VECTOR_CORES
+
+    units, unit = (VECTOR_CORES, "vector cores of an Atlas A2") if backend == "ascend" else (
+        HOPPER_SMS, "SMs of an H100/H200")
     matches = []
     for launch in module.launches:
         programs = _programs(module, launch)
-        if programs is None or programs >= HOPPER_SMS:
+        if programs is None or programs >= units:
             continue
         kernel = module.kernels[launch.kernel]
         loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
@@ -562,18 +566,19 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
             continue  # one tile per program: a small problem, not a small grid
         if _in_host_loop(launch):
             continue  # a small grid per iteration of a host loop: the loop is the idiom
-        few = programs < UNDERFILL_FRACTION * HOPPER_SMS
+        few = programs < UNDERFILL_FRACTION * units
         # a step whose result the host reads back (`top.item()`) makes a value, not a pass over
         # the data: the read-back, not its grid, is what the call waits on
         read_back = launch.launcher is not None and bool(
             {n for a in launch.args.values() for n in names_in(a)} & host_read_names(launch.launcher))
         matches.append(_launch_match(
             module, launch, "small-grid", 0.4 if read_back else 0.75 if few else 0.6,
-            f"`{launch.kernel}` is launched with {programs} programs for the {HOPPER_SMS} SMs of "
-            "an H100/H200, and each program loops over its share: "
-            f"{HOPPER_SMS - programs} SMs idle while the busy ones have one program's warps to "
-            "hide memory latency.",
-            ["profile: programs launched below the SM count at the measured size",
-             "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
+            f"`{launch.kernel}` is launched with {programs} programs for the {units} {unit}, and each "
+            f"program loops over its share: {units - programs} of them idle while the busy ones "
+            + ("stream the whole tensor through their own unified buffer." if backend == "ascend"
+               else "have one program's warps to hide memory latency."),
+            ["profile: programs launched below the core count at the measured size",
+             "msprof: one or few cores busy, aiv_mte2 bandwidth of one core" if backend == "ascend"
+             else "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
             read_back=read_back))
     return matches
