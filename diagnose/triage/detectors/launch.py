@@ -423,10 +423,12 @@ def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match
     allocated, wrote and handed over — returned by a helper or method, unpacked from a tuple,
     passed down as an argument (`g = self.gate(x, z)`, then `norm_kernel[grid](g, ...)`): the
     round trip of two launches in one function, followed across the host call graph."""
+    from diagnose.triage.detectors.host import _cast_only  # host.py reads this module
+
     matches = []
     for later in module.launches:
-        if later.launcher is None or later.line in seen:
-            continue
+        if later.launcher is None or later.line in seen or _cast_only(module.kernels[later.kernel]):
+            continue  # a cast kernel's round trip is the host-casts finding's, a more specific cause
         read = _read_params(module, later)
         for param, arg in later.args.items():
             if param not in read or not isinstance(arg, ast.Name):
@@ -435,6 +437,8 @@ def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match
             if found is None:
                 continue
             writer, name = found
+            if _cast_only(module.kernels[writer.kernel]):
+                continue
             scratch = arg.id not in _returned(later.launcher)
             matches.append(_launch_match(
                 module, later, "multi-launch", 0.75 if scratch else 0.55,
