@@ -106,8 +106,8 @@ def scatter_atomics(module: KernelModule, backend: str) -> list[Match]:
             # a loaded index, per element or per row (`bag = tl.load(...)`; out + bag * D)
             data = _data_terms(kernel, pointer, call.lineno, scalars=True)
             runs = [] if data else _colliding_index(kernel, pointer, call.lineno)
-            if not data and not runs:
-                continue
+            if not data and (not runs or contiguous_segment(kernel, pointer, call.lineno)):
+                continue  # a row / segment per address: a reduction, the atomic-reduction idiom
             chosen = (f"the loaded index {', '.join(data)}" if data else
                       f"`{runs[0]}`, equal for runs of neighbouring lanes")
             matches.append(_match(
@@ -135,6 +135,27 @@ def _colliding_index(kernel: JitKernel, pointer: ast.expr, line: int) -> list[st
             if isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv)
             and {m.id for m in ast.walk(n.left) if isinstance(m, ast.Name)} & tiles
             and not (isinstance(n.right, ast.Constant) and n.right.value == 1)]
+
+
+def contiguous_segment(kernel: JitKernel, pointer: ast.expr, line: int) -> str:
+    """`flat // L` as an atomic's address, flat the program's global element index
+    (`pid * BLOCK + tl.arange`), with no `%` wrapping it and no other program-dependent term:
+    each address receives one contiguous range of elements (a row, a segment), so the atomics
+    are a segmented reduction one program per segment can do in registers. "" otherwise."""
+    expanded = _expanded(kernel, pointer, line, depth=4)
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(expanded)):
+        return ""
+    pids = [n for n in ast.walk(expanded) if isinstance(n, ast.Call) and call_name(n) == "program_id"]
+    for node in ast.walk(expanded):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)):
+            continue
+        inside = [n for n in ast.walk(node.left) if isinstance(n, ast.Call)]
+        if (any(call_name(n) == "arange" for n in inside)
+                and sum(call_name(n) == "program_id" for n in inside) == len(pids) > 0
+                and not any(isinstance(n, ast.Call) and call_name(n) == "arange" for n in ast.walk(node.right))
+                and not (isinstance(node.right, ast.Constant) and node.right.value == 1)):
+            return ast.unparse(node)
+    return ""
 
 
 def _bound_first(cmp: ast.Compare, kernel: JitKernel, line: int) -> bool:
