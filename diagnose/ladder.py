@@ -55,6 +55,7 @@ IR_SIGNS: dict[str, tuple[str, ...]] = {
     "cuda-runtime-stride-no-hints": ("scalar-global-loads",),
     "cuda-strided-fast-axis": ("scalar-global-loads",),
     "cuda-scalar-element-loop": ("scalar-global-loads",),
+    "cuda-clamped-index": ("scalar-global-loads",),
     "cuda-int64-index": ("int64-index-arith",),
     "cuda-kloop-unpipelined": ("no-async-copy-after-pipeline",),
     "cuda-register-spills": ("register-spills",),

@@ -21,6 +21,7 @@ from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     ShapeInference,
+    additive_terms,
     call_name,
     is_tile,
     kwarg,
@@ -156,6 +157,63 @@ def contiguous_segment(kernel: JitKernel, pointer: ast.expr, line: int) -> str:
                 and not (isinstance(node.right, ast.Constant) and node.right.value == 1)):
             return ast.unparse(node)
     return ""
+
+
+CLAMPS = ("minimum", "maximum", "clamp")
+
+
+@detector("clamped-index", ("cuda",))
+def clamped_index(module: KernelModule, backend: str) -> list[Match]:
+    """An access whose contiguous index is clamped (`tl.minimum(cols, N - 1)`) to stay in bounds
+    instead of being masked: the axis analysis cannot prove a clamped range contiguous, so the
+    load or store is split into one element per access, whatever the tile's width."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for op in memory_ops(kernel):
+            pointer = pointer_of(op)
+            if pointer is None:
+                continue
+            clamp = next((c for t in additive_terms(pointer, shapes, op.lineno)
+                          if (c := _clamp_of(t, shapes, op.lineno))
+                          and _clamps_index_tile(kernel, shapes, c, op.lineno)), None)
+            if clamp is None:
+                continue
+            matches.append(_match(
+                module, kernel, op, "clamped-index", 0.55,
+                f"`tl.{call_name(op)}` in `{kernel.name}` addresses memory at `{ast.unparse(clamp)[:60]}`: "
+                "an index tile clamped to stay in bounds instead of masked, which the axis analysis "
+                "cannot prove contiguous, so the access is issued one element at a time; mask the "
+                "tail (`mask=cols < N`) and keep the index contiguous.",
+                ["PTX: 16/32-bit ld.global at this line where the unclamped index gives v4",
+                 "TTGIR: the access's contiguity 1 along the clamped axis"],
+                clamp=ast.unparse(clamp)))
+    return matches
+
+
+def _clamp_of(term: ast.expr, shapes: ShapeInference, line: int) -> ast.Call | None:
+    """The clamp call a contiguous additive term is (`tl.minimum(cols, N - 1)`, also through
+    `[None, :]` and a name bound to it); None for a term that is scaled (a row index times its
+    stride)."""
+    for _ in range(4):
+        if isinstance(term, ast.Subscript):
+            term = term.value
+        elif isinstance(term, ast.Name) and (value := shapes.definition(term.id, line)) is not None:
+            term = value
+        else:
+            break
+    return term if isinstance(term, ast.Call) and call_name(term) in CLAMPS else None
+
+
+def _clamps_index_tile(kernel: JitKernel, shapes: ShapeInference, call: ast.Call, line: int) -> bool:
+    """One argument is an arange-derived tile and another a scalar bound."""
+    tiles = _index_tiles(kernel) | {"arange"}
+    args = list(call.args)
+    indexed = [a for a in args if ({n.id for n in ast.walk(a) if isinstance(n, ast.Name)} & tiles
+                                   or any(isinstance(n, ast.Call) and call_name(n) == "arange"
+                                          for n in ast.walk(a))) and is_tile(shapes.shape(a, line))]
+    scalars = [a for a in args if shapes.shape(a, line) == ()]
+    return bool(indexed) and bool(scalars)
 
 
 def _bound_first(cmp: ast.Compare, kernel: JitKernel, line: int) -> bool:
