@@ -88,3 +88,40 @@ def test_a_launch_loop_writing_a_fresh_slice_each_iteration_carries_nothing() ->
     loop = [f for f in triage(LOOP.format(body=body), "k.py", "cuda").findings
             if f.rewrite_family == "one-launch-over-grid"]
     assert loop and loop[0].confidence == 0.7
+
+
+CAST_AFTER = '''
+import torch, triton, triton.language as tl
+
+
+@triton.jit
+def square_kernel(x_ptr, acc_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0).to(tl.float32)
+    tl.store(acc_ptr + offs, {value}, mask=offs < n)
+
+
+@triton.jit
+def second_kernel(acc_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    a = tl.load(acc_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, {second}, mask=offs < n)
+
+
+def run(x):
+    n = x.numel()
+    acc = torch.empty(x.shape, dtype=torch.float32, device=x.device)
+    out = torch.empty_like(x)
+    square_kernel[(triton.cdiv(n, 1024),)](x, acc, n, BLOCK=1024)
+    second_kernel[(triton.cdiv(n, 1024),)](acc, out, n, BLOCK=1024)
+    return out
+'''
+
+
+def test_a_buffer_handed_to_a_cast_only_kernel_is_the_cast_finding_not_an_unfused_pair() -> None:
+    """The second launch only converts the fp32 buffer back: the host-casts finding names the
+    round trip (one family, not two); a second launch that computes is an unfused pair."""
+    cast = _families(CAST_AFTER.format(value="x * x", second="a.to(out_ptr.dtype.element_ty)"))
+    assert cast.get("cast-inside-kernel", 0) >= 0.8 and "fuse-launches" not in cast
+    work = _families(CAST_AFTER.format(value="x * x", second="tl.exp(a).to(out_ptr.dtype.element_ty)"))
+    assert work.get("fuse-launches", 0) >= 0.75 and "cast-inside-kernel" not in work

@@ -392,6 +392,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                 shared = buffers & later_names & _bound_names(module, earlier, written=True)
                 if shared and shared <= _partials_tables(module, earlier):
                     continue  # a per-program partials table and its finishing reduction
+                if shared and _cast_step(module, earlier, later):
+                    continue  # a cast kernel's round trip: the host-casts finding names it
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -418,16 +420,21 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
     return matches + _handed_across_functions(module, {m.line for m in matches})
 
 
+def _cast_step(module: KernelModule, *launches: Launch) -> bool:
+    """Whether one of the launches only converts a dtype (the host-casts detector's idiom)."""
+    from diagnose.triage.detectors.host import _cast_only  # host.py reads this module
+
+    return any(_cast_only(module.kernels[launch.kernel]) for launch in launches)
+
+
 def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match]:
     """A launch reading a buffer that a launch in another host function (or under another name)
     allocated, wrote and handed over — returned by a helper or method, unpacked from a tuple,
     passed down as an argument (`g = self.gate(x, z)`, then `norm_kernel[grid](g, ...)`): the
     round trip of two launches in one function, followed across the host call graph."""
-    from diagnose.triage.detectors.host import _cast_only  # host.py reads this module
-
     matches = []
     for later in module.launches:
-        if later.launcher is None or later.line in seen or _cast_only(module.kernels[later.kernel]):
+        if later.launcher is None or later.line in seen or _cast_step(module, later):
             continue  # a cast kernel's round trip is the host-casts finding's, a more specific cause
         read = _read_params(module, later)
         for param, arg in later.args.items():
@@ -437,7 +444,7 @@ def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match
             if found is None:
                 continue
             writer, name = found
-            if _cast_only(module.kernels[writer.kernel]):
+            if _cast_step(module, writer):
                 continue
             scratch = arg.id not in _returned(later.launcher)
             matches.append(_launch_match(
