@@ -270,3 +270,110 @@ def test_a_returned_input_or_an_unwritten_buffer_is_no_hand_over() -> None:
     assert _handover_matches(HANDOVER.format(alloc=alloc, returned="x", take="h = self.gate(x, z)")) == []
     assert _handover_matches(HANDOVER.format(alloc=alloc + "\n        w = torch.empty_like(g)",
                                              returned="w", take="h = self.gate(x, z)")) == []
+
+
+CLASS_HELD = {
+    "an attribute set in __init__": ('''
+class Op:
+    def __init__(self, block=256):
+        self.block = block
+        self.warps = 2
+
+    def __call__(self, x, y):
+        copy_kernel[(4,)](x, y, x.numel(), BLOCK=self.block, num_warps=self.warps)
+
+def run(x, y):
+    Op()(x, y)
+''', 256),
+    "the constructor's argument": ('''
+class Op:
+    def __init__(self, block):
+        self.block = block
+
+    def __call__(self, x, y):
+        copy_kernel[(4,)](x, y, x.numel(), BLOCK=self.block, num_warps=2)
+
+def run(x, y):
+    Op(512)(x, y)
+''', 512),
+    "a class constant": ('''
+class Op:
+    BLOCK = 128
+
+    def __call__(self, x, y):
+        copy_kernel[(4,)](x, y, x.numel(), BLOCK=self.BLOCK, num_warps=2)
+
+def run(x, y):
+    Op()(x, y)
+''', 128),
+    "an autograd Function's apply": ('''
+class CopyFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y, block):
+        copy_kernel[(4,)](x, y, x.numel(), BLOCK=block, num_warps=2)
+        return y
+
+def run(x, y):
+    return CopyFn.apply(x, y, 64)
+''', 64),
+}
+
+
+def test_constants_a_launcher_class_keeps_are_read_at_the_launch() -> None:
+    for spelling, (body, block) in CLASS_HELD.items():
+        module, (launch,) = _launches(body)
+        assert launch_value(module, launch, "BLOCK") == block, spelling
+        assert launch_value(module, launch, "num_warps") == 2, spelling
+
+
+def test_an_attribute_another_method_reassigns_is_not_a_constant() -> None:
+    module, (launch,) = _launches('''
+class Op:
+    def __init__(self):
+        self.block = 256
+
+    def grow(self):
+        self.block = 1024
+
+    def __call__(self, x, y):
+        copy_kernel[(4,)](x, y, x.numel(), BLOCK=self.block)
+
+def run(x, y):
+    Op()(x, y)
+''')
+    assert launch_value(module, launch, "BLOCK") is None
+
+
+def test_a_kernel_made_by_calling_the_decorators_is_a_kernel_with_its_configs() -> None:
+    source = HEAD + '''
+def _sq(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) ** 2, mask=offs < n)
+
+sq_kernel = triton.autotune(configs=[triton.Config({"BLOCK": 512}, num_warps=8)], key=["n"])(triton.jit(_sq))
+cached = functools.lru_cache(_sq)
+
+def run(x, y):
+    sq_kernel[(4,)](x, y, x.numel())
+'''
+    module = build_model(source, "k.py", ast.parse(source))
+    assert "sq_kernel" in module.kernels and "cached" not in module.kernels
+    (launch,) = module.launches
+    assert module.kernels["sq_kernel"].autotuned
+    assert launch_value(module, launch, "BLOCK") == 512
+    assert launch_value(module, launch, "num_warps") == 8
+
+
+def test_starred_launch_arguments_bind_through_a_tuple_and_stop_at_an_unknown_one() -> None:
+    module, (launch,) = _launches('''
+def run(x, y):
+    args = (x, y, x.numel())
+    copy_kernel[(4,)](*args, BLOCK=256)
+''')
+    assert ast.unparse(launch.args["y_ptr"]) == "y" and ast.unparse(launch.args["n"]) == "x.numel()"
+    module, (launch,) = _launches('''
+def run(tensors, n):
+    copy_kernel[(4,)](*tensors, n, BLOCK=256)
+''')
+    assert "y_ptr" not in launch.args and "n" not in launch.args  # not shifted onto the wrong parameter
+    assert launch_value(module, launch, "BLOCK") == 256

@@ -646,7 +646,7 @@ def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | 
     the call stands for; the call itself when written so)."""
     written = effective if effective is not None else call
     args: dict[str, ast.expr] = {}
-    for param, value in zip(kernel.params, written.args, strict=False):
+    for param, value in zip(kernel.params, _positional(written, launcher, call.lineno), strict=False):
         args[param.name] = value
     options: dict[str, ast.expr] = {}
     for kw in _keywords(written, launcher, call.lineno):
@@ -664,6 +664,23 @@ def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | 
         if name not in options and value is not None:
             options[name] = ast.copy_location(ast.Constant(value), call)
     return Launch(kernel.name, call, grid, args, options, launcher, call.lineno)
+
+
+def _positional(call: ast.Call, launcher: ast.FunctionDef | None, line: int) -> list[ast.expr]:
+    """The call's positional arguments with `*args` expanded when args is a tuple or list literal
+    bound in the launcher before the launch; binding stops at a starred argument it cannot read
+    (the parameters after it are unknown, not shifted)."""
+    out: list[ast.expr] = []
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            out.append(arg)
+            continue
+        bound = (_last_binding(launcher, arg.value.id, line)
+                 if launcher is not None and isinstance(arg.value, ast.Name) else arg.value)
+        if not isinstance(bound, ast.Tuple | ast.List) or any(isinstance(e, ast.Starred) for e in bound.elts):
+            break
+        out.extend(bound.elts)
+    return out
 
 
 def _substitute(expr: ast.expr, args: dict[str, ast.expr]) -> ast.expr:
@@ -713,8 +730,9 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
     kernels: dict[str, JitKernel] = {}
     # pristine copies: each kernel inlines its helpers as written, not as another kernel's
     # inlining left them (a value helper's call is then recorded where it is read)
-    helpers = {name: copy.deepcopy(fn) for name, fn in _jit_functions(tree).items()}
-    for node in ast.walk(tree):
+    applied = _jit_applied(tree)
+    helpers = {name: copy.deepcopy(fn) for name, fn in (_jit_functions(tree) | applied).items()}
+    for node in [*ast.walk(tree), *applied.values()]:
         if isinstance(node, ast.FunctionDef):
             kernel = _kernel_from(node, tree, helpers)
             if kernel is not None:
@@ -726,6 +744,36 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
     for name in {n for k in kernels.values() for n in k.inlined} - launched:
         kernels.pop(name, None)
     return KernelModule(path, source, tree, kernels, launches, _int_constants(tree))
+
+
+def _jit_applied(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """Kernels made by calling the decorators (`add_kernel = triton.jit(_add)`,
+    `k = triton.autotune(configs=..., key=[...])(triton.jit(_body))`): a copy of the plain def
+    under the bound name, with the decorators the calls apply, read like a decorated kernel."""
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    out: dict[str, ast.FunctionDef] = {}
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+            continue
+        decorators: list[ast.expr] = []
+        value: ast.expr = stmt.value
+        while isinstance(value, ast.Call) and len(value.args) == 1:
+            kind = _decorator_kind(value.func if isinstance(value.func, ast.Call) else value)
+            if not kind:
+                break
+            # `triton.jit(fn)` is the decorator `triton.jit` (`triton.jit(fn, do_not_specialize=..)`
+            # is `triton.jit(do_not_specialize=..)`); `triton.autotune(...)(fn)` is `triton.autotune(...)`
+            decorators.append(value.func if isinstance(value.func, ast.Call) or not value.keywords
+                              else ast.Call(value.func, [], value.keywords))
+            value = value.args[0]
+        fn = defs.get(value.id) if isinstance(value, ast.Name) else None
+        if fn is None or "jit" not in [_decorator_kind(d) for d in decorators] or fn.decorator_list:
+            continue
+        kernel = copy.deepcopy(fn)
+        kernel.name, kernel.decorator_list = stmt.targets[0].id, decorators
+        out[kernel.name] = kernel
+    return out
 
 
 def plain_functions(module: KernelModule) -> list[ast.FunctionDef]:
@@ -763,6 +811,9 @@ def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
         return node.value
     if isinstance(node, ast.Name):
         return env.get(node.id)
+    if isinstance(node, ast.Attribute):  # `self.BLOCK`: a value function_env read from the class
+        name = dotted(node)
+        return env.get(name) if name else None
     if isinstance(node, ast.IfExp):
         body, orelse = evaluate(node.body, env), evaluate(node.orelse, env)
         test = _truth(node.test, env)
@@ -848,6 +899,7 @@ def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
                  depth: int = CALLER_DEPTH) -> dict[str, int | str]:
     """Integer (or POW2_UNKNOWN) values of names in `fn` just before `line`."""
     env: dict[str, int | str] = dict(module.constants)
+    env.update(_attribute_values(module, fn, depth))
     env.update(_parameter_values(module, fn, depth))
     for target, value in _assignments_before(fn, line):
         result = evaluate(value, env) if value is not None else None  # type: ignore[arg-type]
@@ -856,6 +908,38 @@ def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
         else:
             env.pop(target, None)  # reassigned to something unknown: the old value is stale
     return env
+
+
+def _attribute_values(module: KernelModule, fn: ast.FunctionDef, depth: int) -> dict[str, int | str]:
+    """`self.X` / `Cls.X` values a method reads: a class-level constant, or an attribute the
+    class assigns once, in `__init__`, evaluated there (its parameters from the `Cls(...)` calls
+    of the file): a launcher class keeping its block size or warps on the object."""
+    owner = class_of(module.tree, fn) if depth > 0 else None
+    if owner is None:
+        return {}
+    values: dict[str, int | str] = {}
+    for stmt in owner.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = evaluate(stmt.value, module.constants)  # type: ignore[arg-type]
+            if value is not None:
+                values[f"self.{stmt.targets[0].id}"] = values[f"{owner.name}.{stmt.targets[0].id}"] = value
+    writes: dict[str, list[tuple[ast.FunctionDef, ast.Assign]]] = {}
+    for method in (n for n in owner.body if isinstance(n, ast.FunctionDef)):
+        for node in ast.walk(method):
+            if isinstance(node, ast.Assign | ast.AugAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if dotted(target).startswith("self."):
+                        writes.setdefault(dotted(target), []).append((method, node))  # type: ignore[arg-type]
+    for name, sites in writes.items():
+        method, node = sites[0]
+        if len(sites) > 1 or method.name != "__init__" or not isinstance(node, ast.Assign):
+            values.pop(name, None)  # written again elsewhere: not one value
+            continue
+        value = evaluate(node.value, function_env(module, method, node.lineno, depth - 1))
+        if value is not None:
+            values[name] = value
+    return values
 
 
 def _assignments_before(fn: ast.FunctionDef, line: int) -> list[tuple[str, ast.expr | None]]:
@@ -898,11 +982,9 @@ def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
     defaults |= {a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
                  if d is not None}
     passed: dict[str, set[int | str | None]] = {}
-    for call, caller in _calls_of(module.tree, fn.name) if depth > 0 else []:
+    for call, caller, shift in _calls_of(module.tree, fn) if depth > 0 else []:
         env = (function_env(module, caller, call.lineno, depth - 1) if caller is not None
                else dict(module.constants))
-        # a method called on self: its first parameter is the object, not the first argument
-        shift = 1 if isinstance(call.func, ast.Attribute) and positional[:1] in (["self"], ["cls"]) else 0
         for i, arg in enumerate(call.args):
             if i + shift < len(positional) and not isinstance(arg, ast.Starred):
                 passed.setdefault(positional[i + shift], set()).add(evaluate(arg, env))  # type: ignore[arg-type]
@@ -921,28 +1003,53 @@ def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
     return values
 
 
-def _calls_of(tree: ast.Module, name: str) -> list[tuple[ast.Call, ast.FunctionDef | None]]:
-    """Calls of the host function `name` with the function each call sits in (None: module):
-    `name(...)`, or `self.name(...)` / `cls.name(...)` for a method called from its class."""
-    found: list[tuple[ast.Call, ast.FunctionDef | None]] = []
+def _calls_of(tree: ast.Module, fn: ast.FunctionDef) -> list[tuple[ast.Call, ast.FunctionDef | None, int]]:
+    """Calls of the host function `fn` with the function each call sits in (None: module) and
+    how many of `fn`'s leading parameters the call does not pass: `fn(...)`; for a method,
+    `self.fn(...)` / `cls.fn(...)` (the object is the first parameter), `Cls(...)` for
+    `__init__`, `Cls(...)(...)` for `__call__` / `forward`, and `Cls.apply(...)` for the
+    `forward(ctx, ...)` of a torch.autograd.Function."""
+    owner = class_of(tree, fn)
+    name = fn.name
+    bound_first = 1 if [a.arg for a in fn.args.args][:1] in (["self"], ["cls"], ["ctx"]) else 0
+    found: list[tuple[ast.Call, ast.FunctionDef | None, int]] = []
+
+    def shift_of(call: ast.Call) -> int | None:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == name and owner is None:
+            return 0
+        if owner is None:
+            return None
+        if (isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
+                and func.value.id in ("self", "cls")):
+            return bound_first
+        if name == "__init__" and isinstance(func, ast.Name) and func.id == owner.name:
+            return 1
+        if (name in ("__call__", "forward") and isinstance(func, ast.Call)
+                and isinstance(func.func, ast.Name) and func.func.id == owner.name):
+            return 1
+        if (name == "forward" and isinstance(func, ast.Attribute) and func.attr == "apply"
+                and isinstance(func.value, ast.Name) and func.value.id == owner.name):
+            return 1
+        return None
 
     def visit(node: ast.AST, inside: ast.FunctionDef | None) -> None:
         for child in ast.iter_child_nodes(node):
             here = child if isinstance(child, ast.FunctionDef) else inside
-            if isinstance(child, ast.Call) and _calls_name(child, name) \
-                    and (inside is None or inside.name != name):
-                found.append((child, inside))
+            if isinstance(child, ast.Call) and inside is not fn:
+                shift = shift_of(child)
+                if shift is not None:
+                    found.append((child, inside, shift))
             visit(child, here)
 
     visit(tree, None)
     return found
 
 
-def _calls_name(call: ast.Call, name: str) -> bool:
-    func = call.func
-    return (isinstance(func, ast.Name) and func.id == name) or (
-        isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
-        and func.value.id in ("self", "cls"))
+def class_of(tree: ast.Module, fn: ast.FunctionDef) -> ast.ClassDef | None:
+    """The class whose body defines `fn`, if any."""
+    return next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
+                 and any(stmt is fn for stmt in n.body)), None)
 
 
 HANDOVER_DEPTH = 3  # host calls a buffer is followed through (returns, arguments, unpacking)
@@ -1028,10 +1135,9 @@ def _argument_places(module: KernelModule, fn: ast.FunctionDef, param: str,
                      depth: int) -> list[tuple[ast.FunctionDef, str, int]]:
     positional = [a.arg for a in fn.args.args]
     places = []
-    for call, caller in _calls_of(module.tree, fn.name) if depth > 0 else []:
+    for call, caller, shift in _calls_of(module.tree, fn) if depth > 0 else []:
         if caller is None:
             continue
-        shift = 1 if isinstance(call.func, ast.Attribute) and positional[:1] in (["self"], ["cls"]) else 0
         i = positional.index(param) - shift
         arg = kwarg(call, param) or (call.args[i] if 0 <= i < len(call.args) else None)
         if arg is not None and not isinstance(arg, ast.Starred):
