@@ -425,6 +425,87 @@ def single_config_autotune(tree: ast.Module) -> bool:
     return _move_launch_constants(tree, decorate)
 
 
+def _import_functools(tree: ast.Module) -> None:
+    if not any(isinstance(n, ast.Import) and any(a.name == "functools" for a in n.names) for n in tree.body):
+        tree.body.insert(0, ast.Import([ast.alias("functools")]))
+
+
+def launch_partial(tree: ast.Module) -> bool:
+    """`kernel[grid](args, BLOCK=..)` becomes `go = functools.partial(kernel[grid], BLOCK=..)`,
+    then `go(args)`: launch constants bound ahead of the call, as FlagGems-style launchers do."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            where = _statement_of(fn, call)
+            if where is None or any(kw.arg is None for kw in call.keywords):
+                continue
+            block, index = where
+            partial = ast.Call(ast.Attribute(ast.Name("functools", ast.Load()), "partial", ast.Load()),
+                               [copy.deepcopy(call.func)], call.keywords)
+            block.insert(index, ast.Assign(targets=[ast.Name("launch_partial", ast.Store())], value=partial,
+                                           lineno=0))
+            call.func, call.keywords, changed = ast.Name("launch_partial", ast.Load()), [], True
+    if changed:
+        _import_functools(tree)
+    return changed
+
+
+def launch_wrapper(tree: ast.Module) -> bool:
+    """Every launch goes through one generic launcher, `_launch(kernel, grid, *args, **meta)`."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            if not isinstance(call.func.value, ast.Name):
+                continue
+            kernel, grid = call.func.value, call.func.slice
+            call.func = ast.Name("_launch", ast.Load())
+            call.args = [kernel, grid, *call.args]
+            changed = True
+    if changed:
+        wrapper = ast.parse("def _launch(kernel, grid, *args, **meta):\n    return kernel[grid](*args, **meta)\n").body[0]
+        first = next(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef))
+        tree.body.insert(first, wrapper)
+    return changed
+
+
+def kernel_table(tree: ast.Module) -> bool:
+    """Kernels are launched out of a module-level dict: `KERNELS["name"][grid](...)`."""
+    launched = sorted({call.func.value.id for fn in _host_functions(tree) for call in _launches(fn)
+                       if isinstance(call.func.value, ast.Name) and call.func.value.id in _kernel_defs(tree)})
+    if not launched:
+        return False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            if isinstance(call.func.value, ast.Name) and call.func.value.id in launched:
+                call.func.value = ast.Subscript(ast.Name("KERNELS", ast.Load()), ast.Constant(call.func.value.id),
+                                                ast.Load())
+    table = ast.Assign(targets=[ast.Name("KERNELS", ast.Store())],
+                       value=ast.Dict([ast.Constant(k) for k in launched], [ast.Name(k, ast.Load()) for k in launched]),
+                       lineno=0)
+    last = max(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef) and n.name in launched)
+    tree.body.insert(last + 1, table)
+    return True
+
+
+def jit_applied(tree: ast.Module) -> bool:
+    """`@triton.jit def k(...)` becomes `def _k_impl(...)` and `k = triton.jit(_k_impl)` (an
+    autotune or heuristics above it applied the same way, as a call)."""
+    changed = False
+    for i in range(len(tree.body) - 1, -1, -1):
+        fn = tree.body[i]
+        if not (isinstance(fn, ast.FunctionDef) and _is_jit(fn)):
+            continue
+        value: ast.expr = ast.Name(f"_{fn.name}_impl", ast.Load())
+        for dec in reversed(fn.decorator_list):
+            value = (ast.Call(dec.func, [value], dec.keywords) if isinstance(dec, ast.Call) and "jit" in ast.unparse(dec)
+                     else ast.Call(dec, [value], []))
+        bound = ast.Assign(targets=[ast.Name(fn.name, ast.Store())], value=value, lineno=0)
+        fn.name, fn.decorator_list = f"_{fn.name}_impl", []
+        tree.body.insert(i + 1, bound)
+        changed = True
+    return changed
+
+
 REWRITES: dict[str, Rewrite] = {
     "rename-locals": rename_locals,
     "hoist-launch-keywords": hoist_launch_keywords,
@@ -443,6 +524,10 @@ REWRITES: dict[str, Rewrite] = {
     "values-in-helpers": values_in_helpers,
     "heuristics-constants": heuristics_constants,
     "single-config-autotune": single_config_autotune,
+    "launch-partial": launch_partial,
+    "launch-wrapper": launch_wrapper,
+    "kernel-table": kernel_table,
+    "jit-applied": jit_applied,
 }
 
 
