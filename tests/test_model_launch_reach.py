@@ -377,3 +377,51 @@ def run(tensors, n):
 ''')
     assert "y_ptr" not in launch.args and "n" not in launch.args  # not shifted onto the wrong parameter
     assert launch_value(module, launch, "BLOCK") == 256
+
+
+KEPT_ON_SELF = '''
+import torch, triton, triton.language as tl
+
+
+@triton.jit
+def gate_kernel(x_ptr, g_ptr, H, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * H + cols, mask=cols < H, other=0.0)
+    tl.store(g_ptr + row * H + cols, x * tl.sigmoid(x), mask=cols < H)
+
+
+@triton.jit
+def norm_kernel(g_ptr, y_ptr, H, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    g = tl.load(g_ptr + row * H + cols, mask=cols < H, other=0.0)
+    tl.store(y_ptr + row * H + cols, g / tl.sqrt(tl.sum(g * g, axis=0) / H), mask=cols < H)
+
+
+class Op:
+    def fill(self, x):
+        T, H = x.shape
+        self.tmp = torch.empty((T, H), device=x.device, dtype=torch.float32)
+        gate_kernel[(T,)](x, self.tmp, H, BLOCK=1024)
+
+    def read(self, x):
+        T, H = x.shape
+        y = torch.empty_like(x)
+        norm_kernel[(T,)](self.tmp, y, H, BLOCK=1024)
+        return y
+
+    def __call__(self, x):
+{body}
+'''
+
+
+def test_a_buffer_a_called_method_keeps_on_self_and_the_next_launch_reads_is_a_hand_over() -> None:
+    (match,) = _handover_matches(KEPT_ON_SELF.format(body="        self.fill(x)\n        return self.read(x)"))
+    assert match.facts["kernel"] == "norm_kernel" and "self.tmp" in match.message
+
+
+def test_a_buffer_on_self_that_no_earlier_call_fills_is_state_not_a_hand_over() -> None:
+    """The reading method runs without the filling one before it (a cache another call fills):
+    no call sequence hands the buffer over, so no fusion is named."""
+    assert _handover_matches(KEPT_ON_SELF.format(body="        return self.read(x)")) == []

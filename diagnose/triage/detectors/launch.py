@@ -14,6 +14,7 @@ from diagnose.triage.detectors.model import (
     Launch,
     ShapeInference,
     call_name,
+    dotted,
     evaluate,
     grid_elements,
     kwarg,
@@ -314,6 +315,7 @@ def _intermediates(launcher: ast.FunctionDef) -> set[str]:
         if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                 and call_name(node.value) in _ALLOCATORS):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            names |= {dotted(t) for t in node.targets if dotted(t).startswith("self.")}  # kept on the object
     return names
 
 
@@ -365,7 +367,8 @@ def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str
         pointer = pointer_of(call)
         if pointer is not None:
             params |= depends_on(kernel, pointer)
-    return {n for p, a in launch.args.items() if p in params for n in names_in(a)}
+    return {n for p, a in launch.args.items() if p in params
+            for n in names_in(a) | ({dotted(a)} if isinstance(a, ast.Attribute) and dotted(a) else set())}
 
 
 def _returned(launcher: ast.FunctionDef) -> set[str]:
@@ -438,7 +441,7 @@ def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match
             continue  # a cast kernel's round trip is the host-casts finding's, a more specific cause
         read = _read_params(module, later)
         for param, arg in later.args.items():
-            if param not in read or not isinstance(arg, ast.Name):
+            if param not in read or not (isinstance(arg, ast.Name) or dotted(arg).startswith("self.")):
                 continue
             found = _writer_elsewhere(module, later, arg)
             if found is None:
@@ -446,15 +449,16 @@ def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match
             writer, name = found
             if _cast_step(module, writer):
                 continue
-            scratch = arg.id not in _returned(later.launcher)
+            host = dotted(arg)
+            scratch = host not in _returned(later.launcher)
             matches.append(_launch_match(
                 module, later, "multi-launch", 0.75 if scratch else 0.55,
                 f"`{writer.kernel}` (in `{writer.launcher.name}`, line {writer.line}) writes `{name}` "  # type: ignore[union-attr]
                 f"to global memory only for `{later.kernel}` (in `{later.launcher.name}`) to read "
-                f"it back as `{arg.id}`: one fused kernel would skip the round trip and a launch.",
+                f"it back as `{host}`: one fused kernel would skip the round trip and a launch.",
                 ["profile: the intermediate's bytes are a large share of total bytes",
                  "profile: per-launch overhead at the small size"],
-                buffers=[arg.id], first_launch=writer.line))
+                buffers=[host], first_launch=writer.line))
             seen.add(later.line)
             break
     return matches
@@ -466,7 +470,7 @@ def _read_params(module: KernelModule, launch: Launch) -> set[str]:
             for p in depends_on(kernel, pointer)}
 
 
-def _writer_elsewhere(module: KernelModule, later: Launch, arg: ast.Name) -> tuple[Launch, str] | None:
+def _writer_elsewhere(module: KernelModule, later: Launch, arg: ast.expr) -> tuple[Launch, str] | None:
     """(writer, its host name) of the freshly allocated buffer `arg` is, when a launch other than
     `later`, in another function or under another name, wrote it before."""
     for fn, name, line in value_places(module, later.launcher, arg, later.line)[1:]:  # type: ignore[arg-type]
@@ -474,7 +478,7 @@ def _writer_elsewhere(module: KernelModule, later: Launch, arg: ast.Name) -> tup
             continue
         writers = [w for w in module.launches if w.launcher is fn and w is not later and w.line < line
                    and name in _bound_names(module, w, written=True)]
-        if writers and not (fn is later.launcher and name == arg.id):
+        if writers and not (fn is later.launcher and name == dotted(arg)):
             writer = max(writers, key=lambda w: w.line)
             if name not in _partials_tables(module, writer):
                 return writer, name

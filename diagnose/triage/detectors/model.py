@@ -1067,6 +1067,8 @@ def value_places(module: KernelModule, fn: ast.FunctionDef, expr: ast.expr, line
         return []
     if isinstance(expr, ast.Call):
         return _returned_places(module, expr, None, line, depth)
+    if isinstance(expr, ast.Attribute) and dotted(expr).startswith("self."):
+        return [(fn, dotted(expr), line), *_attribute_places(module, fn, dotted(expr), line, depth)]
     if not isinstance(expr, ast.Name):
         return []
     places = [(fn, expr.id, line)]
@@ -1079,6 +1081,34 @@ def value_places(module: KernelModule, fn: ast.FunctionDef, expr: ast.expr, line
             places += _returned_places(module, value, index, at, depth)
     elif expr.id in [a.arg for a in fn.args.args]:
         places += _argument_places(module, fn, expr.id, depth)
+    return places
+
+
+def _attribute_places(module: KernelModule, fn: ast.FunctionDef, name: str, line: int,
+                      depth: int) -> list[tuple[ast.FunctionDef, str, int]]:
+    """A buffer kept on the object (`self.tmp`) by a method called before `line`, in `fn` or in
+    the method that calls `fn` before that call (`self.fill(x)`, which allocates and fills
+    `self.tmp`, then `self.read(x)`): that method's places of it. A method the call sequence does
+    not run first (a cache another call fills) is not followed."""
+    owner = class_of(module.tree, fn)
+    if owner is None or depth <= 0:
+        return []
+    methods = {n.name: n for n in owner.body if isinstance(n, ast.FunctionDef)}
+    places: list[tuple[ast.FunctionDef, str, int]] = []
+    for call in ast.walk(fn):
+        if not (isinstance(call, ast.Call) and call.lineno < line and isinstance(call.func, ast.Attribute)
+                and dotted(call.func.value) == "self" and call.func.attr in methods):
+            continue
+        method = methods[call.func.attr]
+        end = (method.end_lineno or method.lineno) + 1
+        for node in ast.walk(method):
+            if isinstance(node, ast.Assign) and any(dotted(t) == name for t in node.targets):
+                places.append((method, name, end))
+                if isinstance(node.value, ast.Name | ast.Call):
+                    places += value_places(module, method, node.value, end, depth - 1)
+    for call, caller, _ in _calls_of(module.tree, fn):  # `self.fill(x)` then `self.read(x)` in a caller
+        if caller is not None and class_of(module.tree, caller) is owner:
+            places += _attribute_places(module, caller, name, call.lineno, depth - 1)
     return places
 
 
