@@ -506,6 +506,66 @@ def jit_applied(tree: ast.Module) -> bool:
     return changed
 
 
+def _run_function(tree: ast.Module) -> tuple[int, ast.FunctionDef] | None:
+    """The module's plain `run(...)` with named positional parameters only, and its index."""
+    for i, node in enumerate(tree.body):
+        if (isinstance(node, ast.FunctionDef) and node.name == "run" and not _is_jit(node)
+                and not node.args.vararg and not node.args.kwarg and not node.args.kwonlyargs):
+            return i, node
+    return None
+
+
+def _params_of(fn: ast.FunctionDef) -> list[ast.Name]:
+    return [ast.Name(a.arg, ast.Load()) for a in fn.args.args]
+
+
+def constants_on_class(tree: ast.Module) -> bool:
+    """`run` becomes the `__call__` of a launcher class whose `__init__` keeps the launch
+    constants (`self.c_BLOCK = 1024`), read at the launches as `self.c_BLOCK`."""
+    found = _run_function(tree)
+    if found is None:
+        return False
+    index, run = found
+    kept: dict[str, ast.expr] = {}
+    for call in _launches(run):
+        for kw in call.keywords:
+            if kw.arg and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, int) \
+                    and not isinstance(kw.value.value, bool):
+                kept[f"c_{kw.arg}"] = kw.value
+                kw.value = ast.Attribute(ast.Name("self", ast.Load()), f"c_{kw.arg}", ast.Load())
+    if not kept:
+        return False
+    init = ast.parse("def __init__(self):\n    pass\n").body[0]
+    init.body = [ast.Assign(targets=[ast.Attribute(ast.Name("self", ast.Load()), k, ast.Store())], value=v, lineno=0)
+                 for k, v in kept.items()]
+    call = copy.deepcopy(run)
+    call.name, call.args.args = "__call__", [ast.arg("self"), *run.args.args]
+    cls = ast.ClassDef(name="_Launcher", bases=[], keywords=[], body=[init, call], decorator_list=[],
+                       type_params=[])
+    run.body = [ast.Return(ast.Call(ast.Call(ast.Name("_Launcher", ast.Load()), [], []), _params_of(run), []))]
+    tree.body.insert(index, cls)
+    return True
+
+
+def autograd_function(tree: ast.Module) -> bool:
+    """`run`'s body becomes the `forward(ctx, ...)` of a torch.autograd.Function, and `run` calls
+    `_Fn.apply(...)` (the Liger / unsloth launcher shape)."""
+    found = _run_function(tree)
+    if found is None or not any(isinstance(n, ast.Import) and any(a.name == "torch" for a in n.names)
+                                for n in tree.body):
+        return False
+    index, run = found
+    forward = copy.deepcopy(run)
+    forward.name, forward.args.args = "forward", [ast.arg("ctx"), *run.args.args]
+    forward.decorator_list = [ast.Name("staticmethod", ast.Load())]
+    cls = ast.ClassDef(name="_Fn", bases=[ast.parse("torch.autograd.Function", mode="eval").body], keywords=[],
+                       body=[forward], decorator_list=[], type_params=[])
+    run.body = [ast.Return(ast.Call(ast.Attribute(ast.Name("_Fn", ast.Load()), "apply", ast.Load()),
+                                    _params_of(run), []))]
+    tree.body.insert(index, cls)
+    return True
+
+
 REWRITES: dict[str, Rewrite] = {
     "rename-locals": rename_locals,
     "hoist-launch-keywords": hoist_launch_keywords,
@@ -528,6 +588,8 @@ REWRITES: dict[str, Rewrite] = {
     "launch-wrapper": launch_wrapper,
     "kernel-table": kernel_table,
     "jit-applied": jit_applied,
+    "constants-on-class": constants_on_class,
+    "autograd-function": autograd_function,
 }
 
 
