@@ -84,6 +84,24 @@ copy = functools.partial(_launch, copy_kernel, BLOCK=256)
 def run(x, y):
     copy((4,), x, y, x.numel(), num_warps=2)
 ''',
+    "a wrapper launching through a local alias": '''
+def _launch(kernel, grid, *args, **meta):
+    go = kernel[grid]
+    go(*args, **meta)
+
+def run(x, y):
+    _launch(copy_kernel, (4,), x, y, x.numel(), BLOCK=256, num_warps=2)
+''',
+    "a wrapper handing the kernel to another wrapper": '''
+def _inner(kernel, grid, *args, **meta):
+    kernel[grid](*args, **meta)
+
+def _outer(kernel, grid, *args, **meta):
+    _inner(kernel, grid, *args, **meta)
+
+def run(x, y):
+    _outer(copy_kernel, (4,), x, y, x.numel(), BLOCK=256, num_warps=2)
+''',
     "a method launching the kernel it is given": '''
 class Op:
     def _launch(self, kernel, grid, *args, **meta):
@@ -425,3 +443,17 @@ def test_a_buffer_on_self_that_no_earlier_call_fills_is_state_not_a_hand_over() 
     """The reading method runs without the filling one before it (a cache another call fills):
     no call sequence hands the buffer over, so no fusion is named."""
     assert _handover_matches(KEPT_ON_SELF.format(body="        return self.read(x)")) == []
+
+
+def test_a_starred_argument_passes_through_a_wrapper_and_binding_stops_there() -> None:
+    """`_launch(k, grid, x, *rest, BLOCK=..)`: the launch is seen, x binds, the parameters after
+    the starred argument stay unknown (not shifted), the keywords bind."""
+    module, (launch,) = _launches('''
+def _launch(kernel, grid, *args, **meta):
+    kernel[grid](*args, **meta)
+
+def run(x, rest):
+    _launch(copy_kernel, (4,), x, *rest, BLOCK=256)
+''')
+    assert ast.unparse(launch.args["x_ptr"]) == "x" and "n" not in launch.args
+    assert launch_value(module, launch, "BLOCK") == 256

@@ -453,16 +453,20 @@ def launch_partial(tree: ast.Module) -> bool:
 def launch_wrapper(tree: ast.Module) -> bool:
     """Every launch goes through one generic launcher, `_launch(kernel, grid, *args, **meta)`."""
     changed = False
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    wrapper_name = next(f"_launch_any{i or ''}" for i in range(100) if f"_launch_any{i or ''}" not in taken)
     for fn in _host_functions(tree):
         for call in _launches(fn):
             if not isinstance(call.func.value, ast.Name):
                 continue
             kernel, grid = call.func.value, call.func.slice
-            call.func = ast.Name("_launch", ast.Load())
+            call.func = ast.Name(wrapper_name, ast.Load())
             call.args = [kernel, grid, *call.args]
             changed = True
     if changed:
-        wrapper = ast.parse("def _launch(kernel, grid, *args, **meta):\n    return kernel[grid](*args, **meta)\n").body[0]
+        wrapper = ast.parse(f"def {wrapper_name}(kernel, grid, *args, **meta):\n"
+                            "    return kernel[grid](*args, **meta)\n").body[0]
         first = next(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef))
         tree.body.insert(first, wrapper)
     return changed

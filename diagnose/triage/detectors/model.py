@@ -508,9 +508,10 @@ class _Reach:
             return _inline_into(args, inner, call)
         return None
 
-    def _wrapper(self, func: ast.expr) -> tuple[ast.FunctionDef, ast.Call] | None:
+    def _wrapper(self, func: ast.expr, depth: int = 3) -> tuple[ast.FunctionDef, ast.Call] | None:
         """A host function (or method, called on self) whose body launches a kernel it is given
-        as a parameter: (the function, that launching call)."""
+        as a parameter, itself or through another such wrapper it hands the parameter to: (the
+        function, that launching or handing call)."""
         name = func.id if isinstance(func, ast.Name) else (
             func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
             and func.value.id in ("self", "cls") else None)
@@ -521,9 +522,16 @@ class _Reach:
         for node in ast.walk(fn):
             if not isinstance(node, ast.Call):
                 continue
-            target = node.func.value if isinstance(node.func, ast.Subscript) else (
-                node.func.value if isinstance(node.func, ast.Attribute) and node.func.attr == "run" else None)
+            func = node.func
+            if isinstance(func, ast.Name):  # `go = kernel[grid]; go(*args)` inside the wrapper
+                func = _last_binding(fn, func.id, node.lineno) or func
+            target = func.value if isinstance(func, ast.Subscript) else (
+                func.value if isinstance(func, ast.Attribute) and func.attr == "run" else None)
             if isinstance(target, ast.Name) and target.id in params:
+                return fn, ast.copy_location(ast.Call(func, node.args, node.keywords), node)
+            passes_param = any(isinstance(a, ast.Name) and a.id in params for a in node.args)
+            if (passes_param and depth > 0 and call_name(node) != fn.name
+                    and self._wrapper(node.func, depth - 1) is not None):
                 return fn, node
         return None
 
@@ -588,10 +596,11 @@ def _table_values(table: ast.expr) -> list[ast.expr]:
 def _inline_into(params: ast.arguments, inner: ast.Call, call: ast.Call) -> ast.Call | None:
     """`inner` (a call in a lambda's or a wrapper's body) with the parameters bound to `call`'s
     arguments: a parameter becomes its argument, `*args` the extra positional arguments, `**kw`
-    the extra keywords. None when the arguments cannot be bound (a starred argument)."""
-    if any(isinstance(a, ast.Starred) for a in call.args):
-        return None
+    the extra keywords (a starred argument among them passes through). None when the arguments
+    cannot be bound (a starred argument where a named parameter stands)."""
     names = [a.arg for a in params.posonlyargs + params.args]
+    if any(isinstance(a, ast.Starred) for a in call.args[:len(names)]):
+        return None
     bound: dict[str, ast.expr] = dict(zip(names, call.args, strict=False))
     extra_args = call.args[len(names):]
     kwonly = {a.arg for a in params.kwonlyargs}
