@@ -457,3 +457,20 @@ def run(x, rest):
 ''')
     assert ast.unparse(launch.args["x_ptr"]) == "x" and "n" not in launch.args
     assert launch_value(module, launch, "BLOCK") == 256
+
+
+def test_a_helper_handing_its_tensors_to_a_wrapper_is_not_a_wrapper_itself() -> None:
+    """`_rows(x, y)` launches a fixed kernel through `_launch`: its callers pass tensors, not the
+    kernel, so their calls are not launches (the launch is read once, inside `_rows`)."""
+    _, launches = _launches('''
+def _launch(kernel, grid, *args, **meta):
+    kernel[grid](*args, **meta)
+
+def _rows(x, y):
+    _launch(copy_kernel, (4,), x, y, x.numel(), BLOCK=256)
+
+def run(x, y, z):
+    _rows(x, y)
+    _rows(z, y)
+''')
+    assert [(la.kernel, la.launcher.name) for la in launches] == [("copy_kernel", "_rows")]

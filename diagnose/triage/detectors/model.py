@@ -510,8 +510,12 @@ class _Reach:
 
     def _wrapper(self, func: ast.expr, depth: int = 3) -> tuple[ast.FunctionDef, ast.Call] | None:
         """A host function (or method, called on self) whose body launches a kernel it is given
-        as a parameter, itself or through another such wrapper it hands the parameter to: (the
-        function, that launching or handing call)."""
+        as a parameter, itself or by handing that parameter to another such wrapper in the
+        kernel's place: (the function, that launching or handing call)."""
+        found = self._kernel_parameter(func, depth)
+        return (found[0], found[1]) if found is not None else None
+
+    def _kernel_parameter(self, func: ast.expr, depth: int) -> tuple[ast.FunctionDef, ast.Call, str] | None:
         name = func.id if isinstance(func, ast.Name) else (
             func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
             and func.value.id in ("self", "cls") else None)
@@ -528,11 +532,12 @@ class _Reach:
             target = func.value if isinstance(func, ast.Subscript) else (
                 func.value if isinstance(func, ast.Attribute) and func.attr == "run" else None)
             if isinstance(target, ast.Name) and target.id in params:
-                return fn, ast.copy_location(ast.Call(func, node.args, node.keywords), node)
-            passes_param = any(isinstance(a, ast.Name) and a.id in params for a in node.args)
-            if (passes_param and depth > 0 and call_name(node) != fn.name
-                    and self._wrapper(node.func, depth - 1) is not None):
-                return fn, node
+                return fn, ast.copy_location(ast.Call(func, node.args, node.keywords), node), target.id
+            inner = (self._kernel_parameter(node.func, depth - 1)
+                     if depth > 0 and call_name(node) != fn.name else None)
+            handed = _argument_for(inner[0], inner[2], node) if inner is not None else None
+            if isinstance(handed, ast.Name) and handed.id in params:
+                return fn, node, handed.id
         return None
 
     def binding(self, node: ast.expr, scope: ast.FunctionDef | None, line: int) -> ast.expr | None:
@@ -572,6 +577,18 @@ class _Reach:
             body = self.kernel_of(node.body, scope, line, depth - 1)
             return body if body == self.kernel_of(node.orelse, scope, line, depth - 1) else None
         return None
+
+
+def _argument_for(fn: ast.FunctionDef, param: str, call: ast.Call) -> ast.expr | None:
+    """The argument `call` passes to `fn`'s parameter `param` (a method called on self skips
+    its first parameter)."""
+    names = [a.arg for a in fn.args.args]
+    if isinstance(call.func, ast.Attribute) and names[:1] in (["self"], ["cls"]):
+        names = names[1:]
+    value = kwarg(call, param)
+    if value is None and param in names and names.index(param) < len(call.args):
+        value = call.args[names.index(param)]
+    return None if isinstance(value, ast.Starred) else value
 
 
 def _constant_item(table: ast.expr, key: ast.expr) -> ast.expr | None:
