@@ -367,6 +367,7 @@ def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str
         pointer = pointer_of(call)
         if pointer is not None:
             params |= depends_on(kernel, pointer)
+    params -= {p.name for p in kernel.params if p.constexpr}  # a tile size, never a buffer
     return {n for p, a in launch.args.items() if p in params
             for n in names_in(a) | ({dotted(a)} if isinstance(a, ast.Attribute) and dotted(a) else set())}
 
