@@ -55,6 +55,7 @@ IR_SIGNS: dict[str, tuple[str, ...]] = {
     "cuda-runtime-stride-no-hints": ("scalar-global-loads",),
     "cuda-strided-fast-axis": ("scalar-global-loads",),
     "cuda-scalar-element-loop": ("scalar-global-loads",),
+    "cuda-clamped-index": ("scalar-global-loads",),
     "cuda-int64-index": ("int64-index-arith",),
     "cuda-kloop-unpipelined": ("no-async-copy-after-pipeline",),
     "cuda-register-spills": ("register-spills",),
@@ -674,13 +675,15 @@ def _hotspot(ctx: Context, source: Finding, stage: Finding) -> Hotspot:
 
 
 def _card_for(ctx: Context, finding: Finding) -> str:
-    """The pattern card a concluded finding stands for: its own, else the first card it
-    explains of its family, else the backend's card of that family."""
+    """The pattern card a concluded finding stands for: its own, else the first card of its
+    family that it, a tier-1 hypothesis or another finding of the climb explains (the evidence's
+    card, when a family has several), else the backend's card of that family."""
     if finding.card_id:
         return finding.card_id
     family = finding.rewrite_family
-    explained = [c for c in finding.evidence.get("explains_cards") or []
-                 if c in ctx.cards and ctx.cards[c].rewrite_family == family]
+    named = [*(finding.evidence.get("explains_cards") or []), *(h.card_id for h in ctx.hypotheses()),
+             *(c for tier in ctx.evidence for f in tier.findings for c in f.evidence.get("explains_cards") or [])]
+    explained = [c for c in named if c in ctx.cards and ctx.cards[c].rewrite_family == family]
     own = sorted((c.backend != ctx.backend, c.id) for c in ctx.cards.values()
                  if c.rewrite_family == family)
     return (explained or [cid for _, cid in own] or [""])[0]

@@ -165,7 +165,11 @@ def chan_kernel(x_ptr, dw_ptr, HW, n, BLOCK: tl.constexpr):
 
 
 def test_per_element_atomics_to_a_computed_index_shared_by_neighbouring_lanes_are_a_scatter() -> None:
-    assert _cards(RUNS.format(address="offs // HW")).get("common-scatter-atomics") == 0.7
+    # runs wrapped onto the same addresses again (a per-channel sum over [N, C, HW]): a scatter
+    assert _cards(RUNS.format(address="(offs // HW) % 4")).get("common-scatter-atomics") == 0.7
+    # session 10: the program's flat index floor-divided with no wrap gives each address one
+    # contiguous segment: a segmented reduction (tests/test_triage_session10.py)
+    assert _cards(RUNS.format(address="offs // HW")).get("cuda-atomic-reduction") == 0.75
     # one address per lane: nothing collides within the program
     assert "common-scatter-atomics" not in _cards(RUNS.format(address="offs"))
 

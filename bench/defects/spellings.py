@@ -425,6 +425,151 @@ def single_config_autotune(tree: ast.Module) -> bool:
     return _move_launch_constants(tree, decorate)
 
 
+def _import_functools(tree: ast.Module) -> None:
+    if not any(isinstance(n, ast.Import) and any(a.name == "functools" for a in n.names) for n in tree.body):
+        tree.body.insert(0, ast.Import([ast.alias("functools")]))
+
+
+def launch_partial(tree: ast.Module) -> bool:
+    """`kernel[grid](args, BLOCK=..)` becomes `go = functools.partial(kernel[grid], BLOCK=..)`,
+    then `go(args)`: launch constants bound ahead of the call, as FlagGems-style launchers do."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            where = _statement_of(fn, call)
+            if where is None or any(kw.arg is None for kw in call.keywords):
+                continue
+            block, index = where
+            partial = ast.Call(ast.Attribute(ast.Name("functools", ast.Load()), "partial", ast.Load()),
+                               [copy.deepcopy(call.func)], call.keywords)
+            block.insert(index, ast.Assign(targets=[ast.Name("launch_partial", ast.Store())], value=partial,
+                                           lineno=0))
+            call.func, call.keywords, changed = ast.Name("launch_partial", ast.Load()), [], True
+    if changed:
+        _import_functools(tree)
+    return changed
+
+
+def launch_wrapper(tree: ast.Module) -> bool:
+    """Every launch goes through one generic launcher, `_launch(kernel, grid, *args, **meta)`."""
+    changed = False
+    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    wrapper_name = next(f"_launch_any{i or ''}" for i in range(100) if f"_launch_any{i or ''}" not in taken)
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            if not isinstance(call.func.value, ast.Name):
+                continue
+            kernel, grid = call.func.value, call.func.slice
+            call.func = ast.Name(wrapper_name, ast.Load())
+            call.args = [kernel, grid, *call.args]
+            changed = True
+    if changed:
+        wrapper = ast.parse(f"def {wrapper_name}(kernel, grid, *args, **meta):\n"
+                            "    return kernel[grid](*args, **meta)\n").body[0]
+        first = next(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef))
+        tree.body.insert(first, wrapper)
+    return changed
+
+
+def kernel_table(tree: ast.Module) -> bool:
+    """Kernels are launched out of a module-level dict: `KERNELS["name"][grid](...)`."""
+    launched = sorted({call.func.value.id for fn in _host_functions(tree) for call in _launches(fn)
+                       if isinstance(call.func.value, ast.Name) and call.func.value.id in _kernel_defs(tree)})
+    if not launched:
+        return False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            if isinstance(call.func.value, ast.Name) and call.func.value.id in launched:
+                call.func.value = ast.Subscript(ast.Name("KERNELS", ast.Load()), ast.Constant(call.func.value.id),
+                                                ast.Load())
+    table = ast.Assign(targets=[ast.Name("KERNELS", ast.Store())],
+                       value=ast.Dict([ast.Constant(k) for k in launched], [ast.Name(k, ast.Load()) for k in launched]),
+                       lineno=0)
+    last = max(i for i, n in enumerate(tree.body) if isinstance(n, ast.FunctionDef) and n.name in launched)
+    tree.body.insert(last + 1, table)
+    return True
+
+
+def jit_applied(tree: ast.Module) -> bool:
+    """`@triton.jit def k(...)` becomes `def _k_impl(...)` and `k = triton.jit(_k_impl)` (an
+    autotune or heuristics above it applied the same way, as a call)."""
+    changed = False
+    for i in range(len(tree.body) - 1, -1, -1):
+        fn = tree.body[i]
+        if not (isinstance(fn, ast.FunctionDef) and _is_jit(fn)):
+            continue
+        value: ast.expr = ast.Name(f"_{fn.name}_impl", ast.Load())
+        for dec in reversed(fn.decorator_list):
+            value = (ast.Call(dec.func, [value], dec.keywords) if isinstance(dec, ast.Call) and "jit" in ast.unparse(dec)
+                     else ast.Call(dec, [value], []))
+        bound = ast.Assign(targets=[ast.Name(fn.name, ast.Store())], value=value, lineno=0)
+        fn.name, fn.decorator_list = f"_{fn.name}_impl", []
+        tree.body.insert(i + 1, bound)
+        changed = True
+    return changed
+
+
+def _run_function(tree: ast.Module) -> tuple[int, ast.FunctionDef] | None:
+    """The module's plain `run(...)` with named positional parameters only, and its index."""
+    for i, node in enumerate(tree.body):
+        if (isinstance(node, ast.FunctionDef) and node.name == "run" and not _is_jit(node)
+                and not node.args.vararg and not node.args.kwarg and not node.args.kwonlyargs):
+            return i, node
+    return None
+
+
+def _params_of(fn: ast.FunctionDef) -> list[ast.Name]:
+    return [ast.Name(a.arg, ast.Load()) for a in fn.args.args]
+
+
+def constants_on_class(tree: ast.Module) -> bool:
+    """`run` becomes the `__call__` of a launcher class whose `__init__` keeps the launch
+    constants (`self.c_BLOCK = 1024`), read at the launches as `self.c_BLOCK`."""
+    found = _run_function(tree)
+    if found is None:
+        return False
+    index, run = found
+    kept: dict[str, ast.expr] = {}
+    for call in _launches(run):
+        for kw in call.keywords:
+            if kw.arg and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, int) \
+                    and not isinstance(kw.value.value, bool):
+                kept[f"c_{kw.arg}"] = kw.value
+                kw.value = ast.Attribute(ast.Name("self", ast.Load()), f"c_{kw.arg}", ast.Load())
+    if not kept:
+        return False
+    init = ast.parse("def __init__(self):\n    pass\n").body[0]
+    init.body = [ast.Assign(targets=[ast.Attribute(ast.Name("self", ast.Load()), k, ast.Store())], value=v, lineno=0)
+                 for k, v in kept.items()]
+    call = copy.deepcopy(run)
+    call.name, call.args.args = "__call__", [ast.arg("self"), *run.args.args]
+    cls = ast.ClassDef(name="_Launcher", bases=[], keywords=[], body=[init, call], decorator_list=[],
+                       type_params=[])
+    run.body = [ast.Return(ast.Call(ast.Call(ast.Name("_Launcher", ast.Load()), [], []), _params_of(run), []))]
+    tree.body.insert(index, cls)
+    return True
+
+
+def autograd_function(tree: ast.Module) -> bool:
+    """`run`'s body becomes the `forward(ctx, ...)` of a torch.autograd.Function, and `run` calls
+    `_Fn.apply(...)` (the Liger / unsloth launcher shape)."""
+    found = _run_function(tree)
+    if found is None or not any(isinstance(n, ast.Import) and any(a.name == "torch" for a in n.names)
+                                for n in tree.body):
+        return False
+    index, run = found
+    forward = copy.deepcopy(run)
+    forward.name, forward.args.args = "forward", [ast.arg("ctx"), *run.args.args]
+    forward.decorator_list = [ast.Name("staticmethod", ast.Load())]
+    cls = ast.ClassDef(name="_Fn", bases=[ast.parse("torch.autograd.Function", mode="eval").body], keywords=[],
+                       body=[forward], decorator_list=[], type_params=[])
+    run.body = [ast.Return(ast.Call(ast.Attribute(ast.Name("_Fn", ast.Load()), "apply", ast.Load()),
+                                    _params_of(run), []))]
+    tree.body.insert(index, cls)
+    return True
+
+
 REWRITES: dict[str, Rewrite] = {
     "rename-locals": rename_locals,
     "hoist-launch-keywords": hoist_launch_keywords,
@@ -443,6 +588,12 @@ REWRITES: dict[str, Rewrite] = {
     "values-in-helpers": values_in_helpers,
     "heuristics-constants": heuristics_constants,
     "single-config-autotune": single_config_autotune,
+    "launch-partial": launch_partial,
+    "launch-wrapper": launch_wrapper,
+    "kernel-table": kernel_table,
+    "jit-applied": jit_applied,
+    "constants-on-class": constants_on_class,
+    "autograd-function": autograd_function,
 }
 
 

@@ -19,7 +19,7 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "cuda-scalar-element-loop", "cuda-div-mod-index",
-                            "cuda-int64-index", "cuda-data-dependent-mask"),
+                            "cuda-int64-index", "cuda-data-dependent-mask", "cuda-clamped-index"),
     "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
     "dot-without-wgmma": ("cuda-fp32-dot", "cuda-num-warps-exceed-tile", "cuda-too-few-warps",

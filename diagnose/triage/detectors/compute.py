@@ -7,6 +7,7 @@ import ast
 import re
 
 from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.masks import contiguous_segment
 from diagnose.triage.detectors.memory import (
     _match,
     bound_to_call,
@@ -170,11 +171,15 @@ def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
             in_loop = _inside_loop(kernel, call)
             # the same addresses for every program: a reduction across programs
             shared = not _program_dependent(kernel, pointer)
-            if not (scalar_target or in_loop or shared):
+            segment = contiguous_segment(kernel, pointer, call.lineno) if pointer is not None else ""
+            if not (scalar_target or in_loop or shared or segment):
                 continue
-            confidence = min(0.7, 0.5 + 0.1 * scalar_target + 0.1 * in_loop + 0.2 * shared)
+            confidence = 0.75 if segment else min(0.7, 0.5 + 0.1 * scalar_target + 0.1 * in_loop
+                                                   + 0.2 * shared)
             where = ("one address" if scalar_target else
-                     "the same addresses from every program" if shared else "the output")
+                     "the same addresses from every program" if shared else
+                     f"`{segment}`, one address per contiguous run of elements (a segmented "
+                     "reduction one program per segment does in registers)" if segment else "the output")
             matches.append(_match(
                 module, kernel, call, "atomic-reduction", confidence,
                 f"`tl.atomic_add` in `{kernel.name}` accumulates a reduction into {where}"
@@ -184,7 +189,7 @@ def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
                  "ncu: lts__t_sectors_op_red / atom throughput near its limit"
                  if backend == "cuda" else
                  "TTIR after triton-to-unstructure: scalarized atomic loop"],
-                scalar_target=scalar_target, in_loop=in_loop))
+                scalar_target=scalar_target, in_loop=in_loop, segment=segment))
     return matches
 
 

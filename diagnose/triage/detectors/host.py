@@ -159,15 +159,54 @@ def launch_loop(module: KernelModule, backend: str) -> list[Match]:
             continue
         owner, loop = found
         via = "" if owner is launch.launcher else f" (through `{launch.launcher.name}`)"
+        carried = _carried_accumulator(module, launch, loop) if owner is launch.launcher else ""
         matches.append(_launch_match(
-            module, launch, "launch-loop", 0.7,
+            module, launch, "launch-loop", 0.85 if carried else 0.7,
             f"`{launch.kernel}` is launched inside a Python loop (`{_loop_head(loop)}`, line "
             f"{loop.lineno}) of `{owner.name}`{via}: one launch per iteration, each paying "
-            "the launch cost and filling the GPU for a fraction of the work.",
+            "the launch cost and filling the GPU for a fraction of the work"
+            + (f"; each launch reads and writes back the same buffer `{carried}`, so the "
+               "accumulator makes a round trip through global memory per iteration, where one "
+               "launch over the loop keeps it in registers." if carried else "."),
             ["capture: the kernel launched several times per call",
              "profile: per-launch overhead a large share of the call's time"],
-            loop_line=loop.lineno))
+            loop_line=loop.lineno, carried=carried))
     return matches
+
+
+def _carried_accumulator(module: KernelModule, launch: Launch, loop: ast.For | ast.While) -> str:
+    """The host name of a buffer the looped launch loads and stores through the same parameter
+    (a read-modify-write), bound outside the loop and not rebound in it: an accumulator carried
+    across iterations in global memory. "" when there is none."""
+    kernel = module.kernels[launch.kernel]
+    loaded, stored = set(), set()
+    for op in memory_ops(kernel):
+        base = _base_param(kernel, pointer_of(op))
+        if base and call_name(op) in ("load", "store"):
+            (loaded if call_name(op) == "load" else stored).add(base)
+    rebound = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    for param, arg in launch.args.items():
+        if param in loaded & stored and isinstance(arg, ast.Name) and arg.id not in rebound:
+            return arg.id
+    return ""
+
+
+def _base_param(kernel: JitKernel, pointer: ast.expr | None, depth: int = 4) -> str:
+    """The pointer parameter an address is an offset from (`acc_ptr + t * H + cols` -> acc_ptr),
+    through local names bound once; "" when not plain."""
+    while pointer is not None and depth > 0:
+        if isinstance(pointer, ast.BinOp) and isinstance(pointer.op, ast.Add | ast.Sub):
+            pointer = pointer.left
+        elif isinstance(pointer, ast.Call) and call_name(pointer) in ("multiple_of", "max_contiguous") \
+                and pointer.args:
+            pointer = pointer.args[0]
+        elif isinstance(pointer, ast.Name) and kernel.param(pointer.id) is not None:
+            return pointer.id
+        elif isinstance(pointer, ast.Name) and len(kernel.assigns.get(pointer.id, [])) == 1:
+            pointer, depth = getattr(kernel.assigns[pointer.id][0], "value", None), depth - 1
+        else:
+            return ""
+    return ""
 
 
 def _host_loop_around(module: KernelModule, fn: ast.FunctionDef, call: ast.Call, depth: int = 3

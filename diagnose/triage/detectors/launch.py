@@ -14,6 +14,7 @@ from diagnose.triage.detectors.model import (
     Launch,
     ShapeInference,
     call_name,
+    dotted,
     evaluate,
     grid_elements,
     kwarg,
@@ -21,6 +22,7 @@ from diagnose.triage.detectors.model import (
     launcher_env,
     names_in,
     plain_functions,
+    value_places,
 )
 
 _ALLOCATORS = {"empty", "empty_like", "zeros", "zeros_like", "empty_strided", "full",
@@ -313,6 +315,7 @@ def _intermediates(launcher: ast.FunctionDef) -> set[str]:
         if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                 and call_name(node.value) in _ALLOCATORS):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            names |= {dotted(t) for t in node.targets if dotted(t).startswith("self.")}  # kept on the object
     return names
 
 
@@ -364,7 +367,9 @@ def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str
         pointer = pointer_of(call)
         if pointer is not None:
             params |= depends_on(kernel, pointer)
-    return {n for p, a in launch.args.items() if p in params for n in names_in(a)}
+    params -= {p.name for p in kernel.params if p.constexpr}  # a tile size, never a buffer
+    return {n for p, a in launch.args.items() if p in params
+            for n in names_in(a) | ({dotted(a)} if isinstance(a, ast.Attribute) and dotted(a) else set())}
 
 
 def _returned(launcher: ast.FunctionDef) -> set[str]:
@@ -391,6 +396,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                 shared = buffers & later_names & _bound_names(module, earlier, written=True)
                 if shared and shared <= _partials_tables(module, earlier):
                     continue  # a per-program partials table and its finishing reduction
+                if shared and _cast_step(module, earlier, later):
+                    continue  # a cast kernel's round trip: the host-casts finding names it
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -413,7 +420,70 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     break
         if not any(m.line in {launch.line for launch in launches} for m in matches):
             matches += _rereads(module, launches)
-    return matches + _handed_between_helpers(module, by_launcher)
+    matches += _handed_between_helpers(module, by_launcher)
+    return matches + _handed_across_functions(module, {m.line for m in matches})
+
+
+def _cast_step(module: KernelModule, *launches: Launch) -> bool:
+    """Whether one of the launches only converts a dtype (the host-casts detector's idiom)."""
+    from diagnose.triage.detectors.host import _cast_only  # host.py reads this module
+
+    return any(_cast_only(module.kernels[launch.kernel]) for launch in launches)
+
+
+def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match]:
+    """A launch reading a buffer that a launch in another host function (or under another name)
+    allocated, wrote and handed over — returned by a helper or method, unpacked from a tuple,
+    passed down as an argument (`g = self.gate(x, z)`, then `norm_kernel[grid](g, ...)`): the
+    round trip of two launches in one function, followed across the host call graph."""
+    matches = []
+    for later in module.launches:
+        if later.launcher is None or later.line in seen or _cast_step(module, later):
+            continue  # a cast kernel's round trip is the host-casts finding's, a more specific cause
+        read = _read_params(module, later)
+        for param, arg in later.args.items():
+            if param not in read or not (isinstance(arg, ast.Name) or dotted(arg).startswith("self.")):
+                continue
+            found = _writer_elsewhere(module, later, arg)
+            if found is None:
+                continue
+            writer, name = found
+            if _cast_step(module, writer):
+                continue
+            host = dotted(arg)
+            scratch = host not in _returned(later.launcher)
+            matches.append(_launch_match(
+                module, later, "multi-launch", 0.75 if scratch else 0.55,
+                f"`{writer.kernel}` (in `{writer.launcher.name}`, line {writer.line}) writes `{name}` "  # type: ignore[union-attr]
+                f"to global memory only for `{later.kernel}` (in `{later.launcher.name}`) to read "
+                f"it back as `{host}`: one fused kernel would skip the round trip and a launch.",
+                ["profile: the intermediate's bytes are a large share of total bytes",
+                 "profile: per-launch overhead at the small size"],
+                buffers=[host], first_launch=writer.line))
+            seen.add(later.line)
+            break
+    return matches
+
+
+def _read_params(module: KernelModule, launch: Launch) -> set[str]:
+    kernel = module.kernels[launch.kernel]
+    return {p for call in kernel.calls("load") if (pointer := pointer_of(call)) is not None
+            for p in depends_on(kernel, pointer)}
+
+
+def _writer_elsewhere(module: KernelModule, later: Launch, arg: ast.expr) -> tuple[Launch, str] | None:
+    """(writer, its host name) of the freshly allocated buffer `arg` is, when a launch other than
+    `later`, in another function or under another name, wrote it before."""
+    for fn, name, line in value_places(module, later.launcher, arg, later.line)[1:]:  # type: ignore[arg-type]
+        if name not in _intermediates(fn):
+            continue
+        writers = [w for w in module.launches if w.launcher is fn and w is not later and w.line < line
+                   and name in _bound_names(module, w, written=True)]
+        if writers and not (fn is later.launcher and name == dotted(arg)):
+            writer = max(writers, key=lambda w: w.line)
+            if name not in _partials_tables(module, writer):
+                return writer, name
+    return None
 
 
 def _handed_between_helpers(module: KernelModule, by_launcher: dict[int, list[Launch]]) -> list[Match]:

@@ -21,6 +21,7 @@ from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     ShapeInference,
+    additive_terms,
     call_name,
     is_tile,
     kwarg,
@@ -106,8 +107,8 @@ def scatter_atomics(module: KernelModule, backend: str) -> list[Match]:
             # a loaded index, per element or per row (`bag = tl.load(...)`; out + bag * D)
             data = _data_terms(kernel, pointer, call.lineno, scalars=True)
             runs = [] if data else _colliding_index(kernel, pointer, call.lineno)
-            if not data and not runs:
-                continue
+            if not data and (not runs or contiguous_segment(kernel, pointer, call.lineno)):
+                continue  # a row / segment per address: a reduction, the atomic-reduction idiom
             chosen = (f"the loaded index {', '.join(data)}" if data else
                       f"`{runs[0]}`, equal for runs of neighbouring lanes")
             matches.append(_match(
@@ -135,6 +136,84 @@ def _colliding_index(kernel: JitKernel, pointer: ast.expr, line: int) -> list[st
             if isinstance(n, ast.BinOp) and isinstance(n.op, ast.FloorDiv)
             and {m.id for m in ast.walk(n.left) if isinstance(m, ast.Name)} & tiles
             and not (isinstance(n.right, ast.Constant) and n.right.value == 1)]
+
+
+def contiguous_segment(kernel: JitKernel, pointer: ast.expr, line: int) -> str:
+    """`flat // L` as an atomic's address, flat the program's global element index
+    (`pid * BLOCK + tl.arange`), with no `%` wrapping it and no other program-dependent term:
+    each address receives one contiguous range of elements (a row, a segment), so the atomics
+    are a segmented reduction one program per segment can do in registers. "" otherwise."""
+    expanded = _expanded(kernel, pointer, line, depth=4)
+    if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(expanded)):
+        return ""
+    pids = [n for n in ast.walk(expanded) if isinstance(n, ast.Call) and call_name(n) == "program_id"]
+    for node in ast.walk(expanded):
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)):
+            continue
+        inside = [n for n in ast.walk(node.left) if isinstance(n, ast.Call)]
+        if (any(call_name(n) == "arange" for n in inside)
+                and sum(call_name(n) == "program_id" for n in inside) == len(pids) > 0
+                and not any(isinstance(n, ast.Call) and call_name(n) == "arange" for n in ast.walk(node.right))
+                and not (isinstance(node.right, ast.Constant) and node.right.value == 1)):
+            return ast.unparse(node)
+    return ""
+
+
+CLAMPS = ("minimum", "maximum", "clamp")
+
+
+@detector("clamped-index", ("cuda",))
+def clamped_index(module: KernelModule, backend: str) -> list[Match]:
+    """An access whose contiguous index is clamped (`tl.minimum(cols, N - 1)`) to stay in bounds
+    instead of being masked: the axis analysis cannot prove a clamped range contiguous, so the
+    load or store is split into one element per access, whatever the tile's width."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for op in memory_ops(kernel):
+            pointer = pointer_of(op)
+            if pointer is None:
+                continue
+            clamp = next((c for t in additive_terms(pointer, shapes, op.lineno)
+                          if (c := _clamp_of(t, shapes, op.lineno))
+                          and _clamps_index_tile(kernel, shapes, c, op.lineno)), None)
+            if clamp is None:
+                continue
+            matches.append(_match(
+                module, kernel, op, "clamped-index", 0.55,
+                f"`tl.{call_name(op)}` in `{kernel.name}` addresses memory at `{ast.unparse(clamp)[:60]}`: "
+                "an index tile clamped to stay in bounds instead of masked, which the axis analysis "
+                "cannot prove contiguous, so the access is issued one element at a time; mask the "
+                "tail (`mask=cols < N`) and keep the index contiguous.",
+                ["PTX: 16/32-bit ld.global at this line where the unclamped index gives v4",
+                 "TTGIR: the access's contiguity 1 along the clamped axis"],
+                clamp=ast.unparse(clamp)))
+    return matches
+
+
+def _clamp_of(term: ast.expr, shapes: ShapeInference, line: int) -> ast.Call | None:
+    """The clamp call a contiguous additive term is (`tl.minimum(cols, N - 1)`, also through
+    `[None, :]` and a name bound to it); None for a term that is scaled (a row index times its
+    stride)."""
+    for _ in range(4):
+        if isinstance(term, ast.Subscript):
+            term = term.value
+        elif isinstance(term, ast.Name) and (value := shapes.definition(term.id, line)) is not None:
+            term = value
+        else:
+            break
+    return term if isinstance(term, ast.Call) and call_name(term) in CLAMPS else None
+
+
+def _clamps_index_tile(kernel: JitKernel, shapes: ShapeInference, call: ast.Call, line: int) -> bool:
+    """One argument is an arange-derived tile and another a scalar bound."""
+    tiles = _index_tiles(kernel) | {"arange"}
+    args = list(call.args)
+    indexed = [a for a in args if ({n.id for n in ast.walk(a) if isinstance(n, ast.Name)} & tiles
+                                   or any(isinstance(n, ast.Call) and call_name(n) == "arange"
+                                          for n in ast.walk(a))) and is_tile(shapes.shape(a, line))]
+    scalars = [a for a in args if shapes.shape(a, line) == ()]
+    return bool(indexed) and bool(scalars)
 
 
 def _bound_first(cmp: ast.Compare, kernel: JitKernel, line: int) -> bool:

@@ -412,6 +412,9 @@ def _bound_body(helper: ast.FunctionDef, call: ast.Call, rename: dict[str, str] 
 
 def _launches(module: ast.Module, kernels: dict[str, JitKernel]) -> list[Launch]:
     found: list[Launch] = []
+    reach = _Reach(module, kernels)
+
+    called = {n.func.id for n in ast.walk(module) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
 
     def visit(node: ast.AST, launcher: ast.FunctionDef | None) -> None:
         for child in ast.iter_child_nodes(node):
@@ -420,37 +423,259 @@ def _launches(module: ast.Module, kernels: dict[str, JitKernel]) -> list[Launch]
                     continue
                 visit(child, child)
                 continue
+            if (isinstance(child, ast.Assign) and isinstance(child.value, ast.Lambda)
+                    and any(isinstance(t, ast.Name) and t.id in called for t in child.targets)):
+                continue  # a launching lambda is read where it is called, its arguments bound
             if isinstance(child, ast.Call):
-                launched = _launched(child, kernels, launcher, module)
-                if launched is not None:
-                    found.append(_bind_launch(child, kernels[launched[0]], launcher, launched[1]))
+                direct = reach.direct(child, launcher, child.lineno)
+                if direct is not None:
+                    name, grid, effective = direct
+                    found.append(_bind_launch(child, kernels[name], launcher, grid, effective))
             visit(child, launcher)
 
     visit(module, None)
     return found
 
 
-def _launched(call: ast.Call, kernels: dict[str, JitKernel], launcher: ast.FunctionDef | None,
-              module: ast.Module) -> tuple[str, ast.expr] | None:
-    """(kernel, grid) when `call` launches a kernel: `kernel[grid](...)`, or `fn(...)` where fn was
-    bound to `kernel[grid]` before (`launch = kernel[grid]; launch(...)`)."""
-    func = call.func
-    if isinstance(func, ast.Name) and func.id not in kernels:
-        bound = (_last_binding(launcher, func.id, call.lineno) if launcher is not None
-                 else _module_value(module, func.id))
-        func = bound if isinstance(bound, ast.Subscript) else func
-    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and func.value.id in kernels:
-        return func.value.id, func.slice
+REACH_DEPTH = 4  # how many aliases, partials, lambdas and launcher wrappers a launch is followed through
+
+
+class _Reach:
+    """How host code reaches a kernel: `kernel[grid](...)` as written, or through what stands for
+    it — a local alias of the kernel or of `kernel[grid]`, a kernel kept in a dict, list or
+    attribute (`self.fwd = kernel`, `KERNELS["fwd"]`), `kernel.run(..., grid=g)`,
+    `functools.partial(kernel[grid], ...)` or `partial(launch_helper, kernel, ...)`, a lambda, a
+    host function or method that launches the kernel it is given (`def _launch(k, grid, *a, **kw):
+    k[grid](*a, **kw)`). Each is rewritten into the direct call it stands for, so every detector
+    sees the launch at the call site with its arguments and constants."""
+
+    def __init__(self, module: ast.Module, kernels: dict[str, JitKernel]) -> None:
+        self.module, self.kernels = module, kernels
+        self.functions = {n.name: n for n in ast.walk(module) if isinstance(n, ast.FunctionDef)
+                          and n.name not in kernels}
+        self.attributes: dict[str, list[ast.expr]] = {}  # `obj.attr = value` / class attributes
+        for node in ast.walk(module):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Attribute):
+                        self.attributes.setdefault(target.attr, []).append(node.value)
+            if isinstance(node, ast.ClassDef):
+                for stmt in node.body:
+                    if isinstance(stmt, ast.Assign):
+                        for target in stmt.targets:
+                            if isinstance(target, ast.Name):
+                                self.attributes.setdefault(target.id, []).append(stmt.value)
+
+    def direct(self, call: ast.Call, scope: ast.FunctionDef | None, line: int,
+               depth: int = REACH_DEPTH) -> tuple[str, ast.expr, ast.Call] | None:
+        """(kernel, grid, the call as a direct `kernel[grid](...)`) when `call` launches a kernel."""
+        func = call.func
+        if isinstance(func, ast.Subscript):
+            name = self.kernel_of(func.value, scope, line, depth)
+            if name is not None:
+                return name, func.slice, call
+        if isinstance(func, ast.Attribute) and func.attr == "run":
+            name = self.kernel_of(func.value, scope, line, depth)
+            grid = kwarg(call, "grid")
+            if name is not None and grid is not None:
+                keywords = [k for k in call.keywords if k.arg not in ("grid", "warmup")]
+                return name, grid, ast.Call(func, call.args, keywords)
+        if depth <= 0:
+            return None
+        rewritten = self._unfold(call, scope, line, depth)
+        return self.direct(rewritten, scope, line, depth - 1) if rewritten is not None else None
+
+    def _unfold(self, call: ast.Call, scope: ast.FunctionDef | None, line: int,
+                depth: int) -> ast.Call | None:
+        """The call one step closer to a direct launch: an alias, partial or lambda read through,
+        a launcher wrapper inlined; None when the callee is none of these."""
+        func = call.func
+        bound = self.binding(func, scope, line) if isinstance(func, ast.Name | ast.Attribute) else None
+        if isinstance(bound, ast.Subscript | ast.Attribute | ast.Name):
+            return ast.Call(bound, call.args, call.keywords)
+        if isinstance(bound, ast.Call) and call_name(bound) == "partial" and bound.args:
+            return ast.Call(bound.args[0], bound.args[1:] + call.args, bound.keywords + call.keywords)
+        if isinstance(bound, ast.Lambda) and isinstance(bound.body, ast.Call):
+            return _inline_into(bound.args, bound.body, call)
+        wrapper = self._wrapper(func)
+        if wrapper is not None:
+            fn, inner = wrapper
+            args = fn.args
+            if isinstance(func, ast.Attribute) and args.args and args.args[0].arg in ("self", "cls"):
+                args = ast.arguments(posonlyargs=[], args=args.args[1:], vararg=args.vararg,
+                                     kwonlyargs=args.kwonlyargs, kw_defaults=args.kw_defaults,
+                                     kwarg=args.kwarg, defaults=args.defaults)
+            return _inline_into(args, inner, call)
+        return None
+
+    def _wrapper(self, func: ast.expr, depth: int = 3) -> tuple[ast.FunctionDef, ast.Call] | None:
+        """A host function (or method, called on self) whose body launches a kernel it is given
+        as a parameter, itself or by handing that parameter to another such wrapper in the
+        kernel's place: (the function, that launching or handing call)."""
+        found = self._kernel_parameter(func, depth)
+        return (found[0], found[1]) if found is not None else None
+
+    def _kernel_parameter(self, func: ast.expr, depth: int) -> tuple[ast.FunctionDef, ast.Call, str] | None:
+        name = func.id if isinstance(func, ast.Name) else (
+            func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls") else None)
+        fn = self.functions.get(name or "")
+        if fn is None:
+            return None
+        params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name):  # `go = kernel[grid]; go(*args)` inside the wrapper
+                func = _last_binding(fn, func.id, node.lineno) or func
+            target = func.value if isinstance(func, ast.Subscript) else (
+                func.value if isinstance(func, ast.Attribute) and func.attr == "run" else None)
+            if isinstance(target, ast.Name) and target.id in params:
+                return fn, ast.copy_location(ast.Call(func, node.args, node.keywords), node), target.id
+            inner = (self._kernel_parameter(node.func, depth - 1)
+                     if depth > 0 and call_name(node) != fn.name else None)
+            handed = _argument_for(inner[0], inner[2], node) if inner is not None else None
+            if isinstance(handed, ast.Name) and handed.id in params:
+                return fn, node, handed.id
+        return None
+
+    def binding(self, node: ast.expr, scope: ast.FunctionDef | None, line: int) -> ast.expr | None:
+        """What a name or attribute stands for before `line`: its last local binding, its module
+        binding, or the one value every `obj.attr = ...` in the file gives the attribute."""
+        if isinstance(node, ast.Name):
+            value = _last_binding(scope, node.id, line) if scope is not None else None
+            return value if value is not None else _module_value(self.module, node.id)
+        if isinstance(node, ast.Attribute):
+            values = self.attributes.get(node.attr, [])
+            unique = {ast.dump(v) for v in values}
+            return values[0] if len(unique) == 1 else None
+        return None
+
+    def kernel_of(self, node: ast.expr, scope: ast.FunctionDef | None, line: int,
+                  depth: int = REACH_DEPTH) -> str | None:
+        """The @triton.jit kernel an expression names: itself, an alias, an attribute holding
+        it, or a constant key into a dict / list literal of kernels."""
+        if isinstance(node, ast.Name) and node.id in self.kernels:
+            return node.id
+        if depth <= 0:
+            return None
+        if isinstance(node, ast.Name | ast.Attribute):
+            bound = self.binding(node, scope, line)
+            return self.kernel_of(bound, scope, line, depth - 1) if bound is not None else None
+        if isinstance(node, ast.Subscript):
+            table = node.value
+            if isinstance(table, ast.Name | ast.Attribute):
+                table = self.binding(table, scope, line) or table
+            item = _constant_item(table, node.slice)
+            if item is not None:
+                return self.kernel_of(item, scope, line, depth - 1)
+            # an unknown key into a table of one kernel only
+            names = {self.kernel_of(v, scope, line, depth - 1) for v in _table_values(table)}
+            return names.pop() if len(names) == 1 and None not in names else None
+        if isinstance(node, ast.IfExp):
+            body = self.kernel_of(node.body, scope, line, depth - 1)
+            return body if body == self.kernel_of(node.orelse, scope, line, depth - 1) else None
+        return None
+
+
+def _argument_for(fn: ast.FunctionDef, param: str, call: ast.Call) -> ast.expr | None:
+    """The argument `call` passes to `fn`'s parameter `param` (a method called on self skips
+    its first parameter)."""
+    names = [a.arg for a in fn.args.args]
+    if isinstance(call.func, ast.Attribute) and names[:1] in (["self"], ["cls"]):
+        names = names[1:]
+    value = kwarg(call, param)
+    if value is None and param in names and names.index(param) < len(call.args):
+        value = call.args[names.index(param)]
+    return None if isinstance(value, ast.Starred) else value
+
+
+def _constant_item(table: ast.expr, key: ast.expr) -> ast.expr | None:
+    """`{"a": k1}["a"]` -> k1, `[k1, k2][1]` -> k2; None when either is not a literal."""
+    if not isinstance(key, ast.Constant):
+        return None
+    if isinstance(table, ast.Dict):
+        return next((v for k, v in zip(table.keys, table.values, strict=True)
+                     if isinstance(k, ast.Constant) and k.value == key.value), None)
+    if isinstance(table, ast.List | ast.Tuple) and isinstance(key.value, int) \
+            and -len(table.elts) <= key.value < len(table.elts):
+        return table.elts[key.value]
     return None
 
 
+def _table_values(table: ast.expr) -> list[ast.expr]:
+    if isinstance(table, ast.Dict):
+        return list(table.values)
+    return list(table.elts) if isinstance(table, ast.List | ast.Tuple) else []
+
+
+def _inline_into(params: ast.arguments, inner: ast.Call, call: ast.Call) -> ast.Call | None:
+    """`inner` (a call in a lambda's or a wrapper's body) with the parameters bound to `call`'s
+    arguments: a parameter becomes its argument, `*args` the extra positional arguments, `**kw`
+    the extra keywords (a starred argument among them passes through). None when the arguments
+    cannot be bound (a starred argument where a named parameter stands)."""
+    names = [a.arg for a in params.posonlyargs + params.args]
+    if any(isinstance(a, ast.Starred) for a in call.args[:len(names)]):
+        return None
+    bound: dict[str, ast.expr] = dict(zip(names, call.args, strict=False))
+    extra_args = call.args[len(names):]
+    kwonly = {a.arg for a in params.kwonlyargs}
+    extra_kw: list[ast.keyword] = []
+    for kw in call.keywords:
+        if kw.arg is not None and (kw.arg in names or kw.arg in kwonly):
+            bound[kw.arg] = kw.value
+        else:
+            extra_kw.append(kw)
+    defaults = params.defaults
+    for name, default in zip(names[len(names) - len(defaults):], defaults, strict=True):
+        bound.setdefault(name, default)
+    for a, default in zip(params.kwonlyargs, params.kw_defaults, strict=True):
+        if default is not None:
+            bound.setdefault(a.arg, default)
+    vararg = params.vararg.arg if params.vararg else None
+    varkw = params.kwarg.arg if params.kwarg else None
+    if (extra_args and vararg is None) or (extra_kw and varkw is None):
+        return None
+
+    def expr(node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.Name) and node.id in bound:
+            return bound[node.id]
+        return _Substitute(bound).visit(copy.deepcopy(node))
+
+    args: list[ast.expr] = []
+    for a in inner.args:
+        if isinstance(a, ast.Starred) and isinstance(a.value, ast.Name) and a.value.id == vararg:
+            args += extra_args
+        else:
+            args.append(expr(a))
+    keywords: list[ast.keyword] = []
+    for kw in inner.keywords:
+        if kw.arg is None and isinstance(kw.value, ast.Name) and kw.value.id == varkw:
+            keywords += extra_kw
+        else:
+            keywords.append(ast.keyword(kw.arg, expr(kw.value)))
+    return ast.copy_location(ast.Call(expr(inner.func), args, keywords), call)
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, bound: dict[str, ast.expr]) -> None:
+        self.bound = bound
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return copy.deepcopy(self.bound[node.id]) if node.id in self.bound else node
+
+
 def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | None,
-                 grid: ast.expr) -> Launch:
+                 grid: ast.expr, effective: ast.Call | None = None) -> Launch:
+    """The launch at `call`, its arguments read from `effective` (the direct `kernel[grid](...)`
+    the call stands for; the call itself when written so)."""
+    written = effective if effective is not None else call
     args: dict[str, ast.expr] = {}
-    for param, value in zip(kernel.params, call.args, strict=False):
+    for param, value in zip(kernel.params, _positional(written, launcher, call.lineno), strict=False):
         args[param.name] = value
     options: dict[str, ast.expr] = {}
-    for kw in _keywords(call, launcher):
+    for kw in _keywords(written, launcher, call.lineno):
         if kw.arg is None:
             continue
         if kernel.param(kw.arg) is not None:
@@ -467,6 +692,23 @@ def _bind_launch(call: ast.Call, kernel: JitKernel, launcher: ast.FunctionDef | 
     return Launch(kernel.name, call, grid, args, options, launcher, call.lineno)
 
 
+def _positional(call: ast.Call, launcher: ast.FunctionDef | None, line: int) -> list[ast.expr]:
+    """The call's positional arguments with `*args` expanded when args is a tuple or list literal
+    bound in the launcher before the launch; binding stops at a starred argument it cannot read
+    (the parameters after it are unknown, not shifted)."""
+    out: list[ast.expr] = []
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            out.append(arg)
+            continue
+        bound = (_last_binding(launcher, arg.value.id, line)
+                 if launcher is not None and isinstance(arg.value, ast.Name) else arg.value)
+        if not isinstance(bound, ast.Tuple | ast.List) or any(isinstance(e, ast.Starred) for e in bound.elts):
+            break
+        out.extend(bound.elts)
+    return out
+
+
 def _substitute(expr: ast.expr, args: dict[str, ast.expr]) -> ast.expr:
     class Bind(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
@@ -475,14 +717,14 @@ def _substitute(expr: ast.expr, args: dict[str, ast.expr]) -> ast.expr:
     return Bind().visit(copy.deepcopy(expr))
 
 
-def _keywords(call: ast.Call, launcher: ast.FunctionDef | None) -> list[ast.keyword]:
+def _keywords(call: ast.Call, launcher: ast.FunctionDef | None, line: int) -> list[ast.keyword]:
     """The call's keywords with `**cfg` expanded when cfg is a dict literal or dict(...) call
     bound in the launcher (`cfg = dict(num_warps=8)`; `kernel[grid](..., **cfg)`)."""
     out: list[ast.keyword] = []
     for kw in call.keywords:
         value = kw.value
         if kw.arg is None and isinstance(value, ast.Name) and launcher is not None:
-            value = _last_binding(launcher, value.id, call.lineno) or value
+            value = _last_binding(launcher, value.id, line) or value
         if kw.arg is None and isinstance(value, ast.Dict):
             out += [ast.keyword(k.value, v) for k, v in zip(value.keys, value.values, strict=True)
                     if isinstance(k, ast.Constant) and isinstance(k.value, str)]
@@ -514,8 +756,9 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
     kernels: dict[str, JitKernel] = {}
     # pristine copies: each kernel inlines its helpers as written, not as another kernel's
     # inlining left them (a value helper's call is then recorded where it is read)
-    helpers = {name: copy.deepcopy(fn) for name, fn in _jit_functions(tree).items()}
-    for node in ast.walk(tree):
+    applied = _jit_applied(tree)
+    helpers = {name: copy.deepcopy(fn) for name, fn in (_jit_functions(tree) | applied).items()}
+    for node in [*ast.walk(tree), *applied.values()]:
         if isinstance(node, ast.FunctionDef):
             kernel = _kernel_from(node, tree, helpers)
             if kernel is not None:
@@ -527,6 +770,36 @@ def build_model(source: str, path: str, tree: ast.Module) -> KernelModule:
     for name in {n for k in kernels.values() for n in k.inlined} - launched:
         kernels.pop(name, None)
     return KernelModule(path, source, tree, kernels, launches, _int_constants(tree))
+
+
+def _jit_applied(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """Kernels made by calling the decorators (`add_kernel = triton.jit(_add)`,
+    `k = triton.autotune(configs=..., key=[...])(triton.jit(_body))`): a copy of the plain def
+    under the bound name, with the decorators the calls apply, read like a decorated kernel."""
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    out: dict[str, ast.FunctionDef] = {}
+    for stmt in tree.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)):
+            continue
+        decorators: list[ast.expr] = []
+        value: ast.expr = stmt.value
+        while isinstance(value, ast.Call) and len(value.args) == 1:
+            kind = _decorator_kind(value.func if isinstance(value.func, ast.Call) else value)
+            if not kind:
+                break
+            # `triton.jit(fn)` is the decorator `triton.jit` (`triton.jit(fn, do_not_specialize=..)`
+            # is `triton.jit(do_not_specialize=..)`); `triton.autotune(...)(fn)` is `triton.autotune(...)`
+            decorators.append(value.func if isinstance(value.func, ast.Call) or not value.keywords
+                              else ast.Call(value.func, [], value.keywords))
+            value = value.args[0]
+        fn = defs.get(value.id) if isinstance(value, ast.Name) else None
+        if fn is None or "jit" not in [_decorator_kind(d) for d in decorators] or fn.decorator_list:
+            continue
+        kernel = copy.deepcopy(fn)
+        kernel.name, kernel.decorator_list = stmt.targets[0].id, decorators
+        out[kernel.name] = kernel
+    return out
 
 
 def plain_functions(module: KernelModule) -> list[ast.FunctionDef]:
@@ -564,6 +837,9 @@ def evaluate(node: ast.expr | None, env: dict[str, int]) -> int | str | None:
         return node.value
     if isinstance(node, ast.Name):
         return env.get(node.id)
+    if isinstance(node, ast.Attribute):  # `self.BLOCK`: a value function_env read from the class
+        name = dotted(node)
+        return env.get(name) if name else None
     if isinstance(node, ast.IfExp):
         body, orelse = evaluate(node.body, env), evaluate(node.orelse, env)
         test = _truth(node.test, env)
@@ -649,6 +925,7 @@ def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
                  depth: int = CALLER_DEPTH) -> dict[str, int | str]:
     """Integer (or POW2_UNKNOWN) values of names in `fn` just before `line`."""
     env: dict[str, int | str] = dict(module.constants)
+    env.update(_attribute_values(module, fn, depth))
     env.update(_parameter_values(module, fn, depth))
     for target, value in _assignments_before(fn, line):
         result = evaluate(value, env) if value is not None else None  # type: ignore[arg-type]
@@ -657,6 +934,38 @@ def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
         else:
             env.pop(target, None)  # reassigned to something unknown: the old value is stale
     return env
+
+
+def _attribute_values(module: KernelModule, fn: ast.FunctionDef, depth: int) -> dict[str, int | str]:
+    """`self.X` / `Cls.X` values a method reads: a class-level constant, or an attribute the
+    class assigns once, in `__init__`, evaluated there (its parameters from the `Cls(...)` calls
+    of the file): a launcher class keeping its block size or warps on the object."""
+    owner = class_of(module.tree, fn) if depth > 0 else None
+    if owner is None:
+        return {}
+    values: dict[str, int | str] = {}
+    for stmt in owner.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = evaluate(stmt.value, module.constants)  # type: ignore[arg-type]
+            if value is not None:
+                values[f"self.{stmt.targets[0].id}"] = values[f"{owner.name}.{stmt.targets[0].id}"] = value
+    writes: dict[str, list[tuple[ast.FunctionDef, ast.Assign]]] = {}
+    for method in (n for n in owner.body if isinstance(n, ast.FunctionDef)):
+        for node in ast.walk(method):
+            if isinstance(node, ast.Assign | ast.AugAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if dotted(target).startswith("self."):
+                        writes.setdefault(dotted(target), []).append((method, node))  # type: ignore[arg-type]
+    for name, sites in writes.items():
+        method, node = sites[0]
+        if len(sites) > 1 or method.name != "__init__" or not isinstance(node, ast.Assign):
+            values.pop(name, None)  # written again elsewhere: not one value
+            continue
+        value = evaluate(node.value, function_env(module, method, node.lineno, depth - 1))
+        if value is not None:
+            values[name] = value
+    return values
 
 
 def _assignments_before(fn: ast.FunctionDef, line: int) -> list[tuple[str, ast.expr | None]]:
@@ -699,12 +1008,12 @@ def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
     defaults |= {a.arg: d for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True)
                  if d is not None}
     passed: dict[str, set[int | str | None]] = {}
-    for call, caller in _calls_of(module.tree, fn.name) if depth > 0 else []:
+    for call, caller, shift in _calls_of(module.tree, fn) if depth > 0 else []:
         env = (function_env(module, caller, call.lineno, depth - 1) if caller is not None
                else dict(module.constants))
         for i, arg in enumerate(call.args):
-            if i < len(positional) and not isinstance(arg, ast.Starred):
-                passed.setdefault(positional[i], set()).add(evaluate(arg, env))  # type: ignore[arg-type]
+            if i + shift < len(positional) and not isinstance(arg, ast.Starred):
+                passed.setdefault(positional[i + shift], set()).add(evaluate(arg, env))  # type: ignore[arg-type]
         for kw in call.keywords:
             if kw.arg:
                 passed.setdefault(kw.arg, set()).add(evaluate(kw.value, env))  # type: ignore[arg-type]
@@ -720,23 +1029,176 @@ def _parameter_values(module: KernelModule, fn: ast.FunctionDef,
     return values
 
 
-def _calls_of(tree: ast.Module, name: str) -> list[tuple[ast.Call, ast.FunctionDef | None]]:
-    """Calls of the host function `name` with the function each call sits in (None: module)."""
-    found: list[tuple[ast.Call, ast.FunctionDef | None]] = []
+def _calls_of(tree: ast.Module, fn: ast.FunctionDef) -> list[tuple[ast.Call, ast.FunctionDef | None, int]]:
+    """Calls of the host function `fn` with the function each call sits in (None: module) and
+    how many of `fn`'s leading parameters the call does not pass: `fn(...)`; for a method,
+    `self.fn(...)` / `cls.fn(...)` (the object is the first parameter), `Cls(...)` for
+    `__init__`, `Cls(...)(...)` for `__call__` / `forward`, and `Cls.apply(...)` for the
+    `forward(ctx, ...)` of a torch.autograd.Function."""
+    owner = class_of(tree, fn)
+    name = fn.name
+    bound_first = 1 if [a.arg for a in fn.args.args][:1] in (["self"], ["cls"], ["ctx"]) else 0
+    found: list[tuple[ast.Call, ast.FunctionDef | None, int]] = []
+
+    def shift_of(call: ast.Call) -> int | None:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == name and owner is None:
+            return 0
+        if owner is None:
+            return None
+        if (isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
+                and func.value.id in ("self", "cls")):
+            return bound_first
+        if name == "__init__" and isinstance(func, ast.Name) and func.id == owner.name:
+            return 1
+        if (name in ("__call__", "forward") and isinstance(func, ast.Call)
+                and isinstance(func.func, ast.Name) and func.func.id == owner.name):
+            return 1
+        if (name == "forward" and isinstance(func, ast.Attribute) and func.attr == "apply"
+                and isinstance(func.value, ast.Name) and func.value.id == owner.name):
+            return 1
+        return None
 
     def visit(node: ast.AST, inside: ast.FunctionDef | None) -> None:
         for child in ast.iter_child_nodes(node):
             here = child if isinstance(child, ast.FunctionDef) else inside
-            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Name)
-                    and child.func.id == name and inside is not None and inside.name != name):
-                found.append((child, inside))
-            elif isinstance(child, ast.Call) and isinstance(child.func, ast.Name) \
-                    and child.func.id == name and inside is None:
-                found.append((child, None))
+            if isinstance(child, ast.Call) and inside is not fn:
+                shift = shift_of(child)
+                if shift is not None:
+                    found.append((child, inside, shift))
             visit(child, here)
 
     visit(tree, None)
     return found
+
+
+def class_of(tree: ast.Module, fn: ast.FunctionDef) -> ast.ClassDef | None:
+    """The class whose body defines `fn`, if any."""
+    return next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)
+                 and any(stmt is fn for stmt in n.body)), None)
+
+
+HANDOVER_DEPTH = 3  # host calls a buffer is followed through (returns, arguments, unpacking)
+
+
+def value_places(module: KernelModule, fn: ast.FunctionDef, expr: ast.expr, line: int,
+                 depth: int = HANDOVER_DEPTH) -> list[tuple[ast.FunctionDef, str, int]]:
+    """Where else the host value `expr` (seen in `fn` at `line`) lives, as (function, name, line up
+    to which that name holds it): the name itself, what it was assigned from (an alias, a tuple
+    unpacked from a call, a host function's or method's returned value, traced into the function
+    that returned it), and for a parameter the argument each caller passes. A buffer one host
+    function allocates, fills with a launch and returns is then seen by the launch another
+    function makes on it."""
+    if depth < 0:
+        return []
+    if isinstance(expr, ast.Call):
+        return _returned_places(module, expr, None, line, depth)
+    if isinstance(expr, ast.Attribute) and dotted(expr).startswith("self."):
+        return [(fn, dotted(expr), line), *_attribute_places(module, fn, dotted(expr), line, depth)]
+    if not isinstance(expr, ast.Name):
+        return []
+    places = [(fn, expr.id, line)]
+    bound = _binding_before(fn, expr.id, line)
+    if bound is not None:
+        value, index, at = bound
+        if index is None and isinstance(value, ast.Name):
+            places += value_places(module, fn, value, at, depth - 1)
+        elif isinstance(value, ast.Call):
+            places += _returned_places(module, value, index, at, depth)
+    elif expr.id in [a.arg for a in fn.args.args]:
+        places += _argument_places(module, fn, expr.id, depth)
+    return places
+
+
+def _attribute_places(module: KernelModule, fn: ast.FunctionDef, name: str, line: int,
+                      depth: int) -> list[tuple[ast.FunctionDef, str, int]]:
+    """A buffer kept on the object (`self.tmp`) by a method called before `line`, in `fn` or in
+    the method that calls `fn` before that call (`self.fill(x)`, which allocates and fills
+    `self.tmp`, then `self.read(x)`): that method's places of it. A method the call sequence does
+    not run first (a cache another call fills) is not followed."""
+    owner = class_of(module.tree, fn)
+    if owner is None or depth <= 0:
+        return []
+    methods = {n.name: n for n in owner.body if isinstance(n, ast.FunctionDef)}
+    places: list[tuple[ast.FunctionDef, str, int]] = []
+    for call in ast.walk(fn):
+        if not (isinstance(call, ast.Call) and call.lineno < line and isinstance(call.func, ast.Attribute)
+                and dotted(call.func.value) == "self" and call.func.attr in methods):
+            continue
+        method = methods[call.func.attr]
+        end = (method.end_lineno or method.lineno) + 1
+        for node in ast.walk(method):
+            if isinstance(node, ast.Assign) and any(dotted(t) == name for t in node.targets):
+                places.append((method, name, end))
+                if isinstance(node.value, ast.Name | ast.Call):
+                    places += value_places(module, method, node.value, end, depth - 1)
+    for call, caller, _ in _calls_of(module.tree, fn):  # `self.fill(x)` then `self.read(x)` in a caller
+        if caller is not None and class_of(module.tree, caller) is owner:
+            places += _attribute_places(module, caller, name, call.lineno, depth - 1)
+    return places
+
+
+def _binding_before(fn: ast.FunctionDef, name: str, line: int) -> tuple[ast.expr, int | None, int] | None:
+    """(value, tuple index or None, line) of the last assignment to `name` before `line`."""
+    best: tuple[ast.expr, int | None, int] | None = None
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Assign) and node.lineno < line):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == name:
+                found: tuple[ast.expr, int | None, int] = (node.value, None, node.lineno)
+            elif isinstance(target, ast.Tuple | ast.List) and any(
+                    isinstance(e, ast.Name) and e.id == name for e in target.elts):
+                index = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == name)
+                found = (node.value, index, node.lineno)
+            else:
+                continue
+            if best is None or found[2] >= best[2]:
+                best = found
+    return best
+
+
+def _host_callee(module: KernelModule, call: ast.Call) -> ast.FunctionDef | None:
+    """The plain function (or method, called on self) of the file a call runs."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else (
+        func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls") else None)
+    if name is None or name in module.kernels:
+        return None
+    return next((n for n in ast.walk(module.tree) if isinstance(n, ast.FunctionDef) and n.name == name), None)
+
+
+def _returned_places(module: KernelModule, call: ast.Call, index: int | None, line: int,
+                     depth: int) -> list[tuple[ast.FunctionDef, str, int]]:
+    callee = _host_callee(module, call)
+    if callee is None or depth <= 0:
+        return []
+    places = []
+    for node in ast.walk(callee):
+        if not (isinstance(node, ast.Return) and node.value is not None):
+            continue
+        value = node.value
+        if index is not None:
+            if not (isinstance(value, ast.Tuple | ast.List) and index < len(value.elts)):
+                continue
+            value = value.elts[index]
+        places += value_places(module, callee, value, node.lineno, depth - 1)
+    return places
+
+
+def _argument_places(module: KernelModule, fn: ast.FunctionDef, param: str,
+                     depth: int) -> list[tuple[ast.FunctionDef, str, int]]:
+    positional = [a.arg for a in fn.args.args]
+    places = []
+    for call, caller, shift in _calls_of(module.tree, fn) if depth > 0 else []:
+        if caller is None:
+            continue
+        i = positional.index(param) - shift
+        arg = kwarg(call, param) or (call.args[i] if 0 <= i < len(call.args) else None)
+        if arg is not None and not isinstance(arg, ast.Starred):
+            places += value_places(module, caller, arg, call.lineno, depth - 1)
+    return places
 
 
 def launch_value(module: KernelModule, launch: Launch, name: str,
