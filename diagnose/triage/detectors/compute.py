@@ -4,6 +4,7 @@ atomics used as a reduction, and matmul program order without L2 grouping."""
 from __future__ import annotations
 
 import ast
+import copy
 import re
 
 from diagnose.triage.detectors import Match, detector
@@ -158,13 +159,36 @@ def _program_dependent(kernel, node: ast.expr) -> bool:
                for n in ast.walk(st)) or "program_id" in ast.unparse(node)
 
 
+def _vanishing_terms_dropped(pointer: ast.expr | None) -> ast.expr | None:
+    """The address with terms scaled by a literal 0 removed (`out + offs * 0` is `out`): a tile
+    of one repeated address is a single counter, whatever shape the index tile gives it."""
+    if pointer is None:
+        return None
+
+    def zero(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and node.value == 0 and type(node.value) is int
+
+    class Drop(ast.NodeTransformer):
+        def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+            self.generic_visit(node)
+            if isinstance(node.op, ast.Mult) and (zero(node.left) or zero(node.right)):
+                return ast.copy_location(ast.Constant(0), node)
+            if isinstance(node.op, ast.Add) and zero(node.right):
+                return node.left
+            if isinstance(node.op, ast.Add) and zero(node.left):
+                return node.right
+            return node
+
+    return Drop().visit(copy.deepcopy(pointer))
+
+
 @detector("atomic-reduction")
 def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
         for call in kernel.calls("atomic_add"):
-            pointer = pointer_of(call)
+            pointer = _vanishing_terms_dropped(pointer_of(call))
             if _data_addressed(kernel, pointer, call.lineno):
                 continue  # a scatter (histogram, index_add): the scatter-atomics idiom
             scalar_target = shapes.shape(pointer, call.lineno) == ()
