@@ -45,11 +45,11 @@ def _counted_compare(node: ast.AST) -> ast.Compare | None:
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
                 node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE):
             return node
-        if isinstance(node, ast.Call) and call_name(node) in ("to", "sum") and isinstance(node.func, ast.Attribute):
-            node = node.args[0] if call_name(node) == "sum" and node.args else node.func.value \
-                if call_name(node) == "to" else None
-        elif isinstance(node, ast.Call) and call_name(node) == "where" and len(node.args) == 3:
-            node = node.args[0]
+        name = call_name(node) if isinstance(node, ast.Call) else ""
+        if name == "to" and isinstance(node.func, ast.Attribute):
+            node = node.func.value  # cmp.to(tl.int32)
+        elif name in ("sum", "where") and node.args:
+            node = node.args[0]  # tl.sum(cmp, axis=1), tl.where(cmp, 1, 0)
         else:
             return None
 
