@@ -413,14 +413,19 @@ def register_spills(kir: KernelIR) -> list[Symptom]:
 WIDE_ARITH = re.compile(r"= (?:arith|math)\.\w+ [^\n]*tensor<[^>]*xf64[^\n]*loc\((#loc\d+)\)")
 
 
-def _wide_value_lines(kir: KernelIR) -> list[int]:
-    """Source lines of tensor-wide fp64 arithmetic in the TTGIR (at most 8)."""
+def _op_lines(kir: KernelIR, ops: re.Pattern[str]) -> list[int]:
+    """Source lines (at most 8) of the TTGIR ops `ops` matches, its group 1 being the op's loc ref."""
     ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
     if ttgir is None:
         return []
     text = kir.stages[ttgir].text
     locs = _loc_lines(text)
-    return sorted({locs[ref] for ref in WIDE_ARITH.findall(text) if ref in locs})[:8]
+    return sorted({locs[ref] for ref in ops.findall(text) if ref in locs})[:8]
+
+
+def _wide_value_lines(kir: KernelIR) -> list[int]:
+    """Source lines of tensor-wide fp64 arithmetic in the TTGIR (at most 8)."""
+    return _op_lines(kir, WIDE_ARITH)
 
 
 def fp64_arith(kir: KernelIR) -> list[Symptom]:
@@ -465,8 +470,7 @@ def exact_erf(kir: KernelIR) -> list[Symptom]:
     refs = EXACT_ERF.findall(text)
     if not refs or DOT_OPS.search(text):
         return []
-    locs = _loc_lines(text)
-    lines = sorted({locs[r] for r in refs if r in locs})[:8]
+    lines = _op_lines(kir, EXACT_ERF)
     return [Symptom(id="exact-erf", kernel=kir.kernel, pass_arg="convert-triton-gpu-to-llvm", stage_index=ttgir,
                     summary=f"{len(refs)} tensor-wide fp32 erf op(s) reach the LLVM lowering, each libdevice's exact "
                             f"erff per element (source lines {', '.join(map(str, lines)) or '?'})",

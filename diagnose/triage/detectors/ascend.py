@@ -8,7 +8,7 @@ import ast
 import math
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.launch import _launch_match
+from diagnose.triage.detectors.launch import VECTOR_CORES, _launch_match
 from diagnose.triage.detectors.memory import _match, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
     JitKernel,
@@ -26,8 +26,6 @@ from diagnose.triage.detectors.model import (
 # may use (triton-ascend docs/en/programming_guide.md, "Tiling Optimization").
 UB_BYTES = 192 * 1024
 UB_BYTES_DOUBLE_BUFFERED = UB_BYTES // 2
-# The A2 part profiled in triton-ascend docs/en/debug_guide/profiling.md has 48 vector cores.
-VECTOR_CORES = 48
 ALIGN_BYTES = 32
 FP32_BYTES = 4
 _CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")

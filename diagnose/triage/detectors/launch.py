@@ -578,6 +578,8 @@ def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
 
 
 HOPPER_SMS = 132          # SMs of an H100/H200, the sm_90 parts the IR is captured for
+# The A2 part profiled in triton-ascend docs/en/debug_guide/profiling.md has 48 vector cores.
+VECTOR_CORES = 48
 UNDERFILL_FRACTION = 0.5  # programs below this share of the SMs: at least half the GPU idles
 
 
@@ -621,8 +623,6 @@ def _in_host_loop(launch: Launch) -> bool:
 def small_grid(module: KernelModule, backend: str) -> list[Match]:
     """A launch of fewer programs than the GPU has SMs (an NPU: vector cores), each looping over
     its share: the grid, not the code inside, leaves most of the machine idle."""
-    from diagnose.triage.detectors.ascend import VECTOR_CORES
-
     units, unit = (VECTOR_CORES, "vector cores of an Atlas A2") if backend == "ascend" else (
         HOPPER_SMS, "SMs of an H100/H200")
     matches = []

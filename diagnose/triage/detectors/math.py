@@ -8,7 +8,7 @@ import ast
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on
-from diagnose.triage.detectors.model import KernelModule, call_name
+from diagnose.triage.detectors.model import KernelModule, call_name, names_in
 
 # Issue budget at the copy ceiling, for the message: an H200 issues ~33.5 T thread-instructions/s
 # (132 SMs x 128 lanes x ~1.98 GHz) and moves ~1.07 T two-byte elements/s in and out at 4.27 TB/s.
@@ -54,10 +54,6 @@ def _counted_compare(node: ast.AST) -> ast.Compare | None:
             return None
 
 
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
 @detector("linear-table-scan")
 def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
     """A loop over a second tensor (a table of boundaries, a CDF, offsets) whose every entry, or
@@ -70,7 +66,7 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                  and any(call_name(c) == "load" for c in ast.walk(s.value)) for t in s.targets
                  if isinstance(t, ast.Name)}
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
-            loop_vars = _names(loop.target)
+            loop_vars = names_in(loop.target)
             inside = {t.id for s in ast.walk(loop) if isinstance(s, ast.Assign)
                       and any(call_name(c) == "load" for c in ast.walk(s.value))
                       and _indexed_by(kernel, s.value, loop_vars) for t in s.targets if isinstance(t, ast.Name)}
@@ -78,7 +74,7 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                 cmp = _counted_compare(aug.value)
                 if cmp is None:
                     continue
-                sides = [_names(cmp.left), _names(cmp.comparators[0])]
+                sides = [names_in(cmp.left), names_in(cmp.comparators[0])]
                 table = [bool(s & inside) for s in sides]
                 elements = [bool(s & (loads - inside)) for s in sides]
                 if sorted(table) != [False, True] or not any(e and not t for e, t in zip(elements, table, strict=True)):
@@ -97,4 +93,4 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
 
 def _indexed_by(kernel, value: ast.AST, loop_vars: set[str]) -> bool:
     """The load's pointer depends on the loop variable (directly or through locals)."""
-    return bool(depends_on(kernel, value) & loop_vars) or bool(_names(value) & loop_vars)
+    return bool(depends_on(kernel, value) & loop_vars) or bool(names_in(value) & loop_vars)
