@@ -33,6 +33,7 @@ from diagnose.ir.tier import (
     SYMPTOM_WEIGHT,
     tier3_result,
 )
+from diagnose.profiling.trace import TraceError, run_trace, trace_findings
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -80,6 +81,9 @@ class Options:
     python_cuda: str | None = None
     python_ascend: str | None = None
     home: Path | None = None
+    # Tier 1's CPU trace (a few programs of each launch run in the interpreter at `size`): on in
+    # `passwise diagnose` (its --no-trace turns it off), off for library callers who did not ask.
+    trace: bool = False
 
 
 @dataclass
@@ -126,7 +130,9 @@ def tier1(ctx: Context) -> TierResult:
     """Pattern triage over the source; a file that is not valid Python is evidence, not a crash."""
     path = str(ctx.target.kernel)
     try:
-        return triage(ctx.source, path, ctx.backend, priors=_priors(ctx))
+        result = triage(ctx.source, path, ctx.backend, priors=_priors(ctx))
+        _add_trace(ctx, result)
+        return result
     except PriorsError as exc:
         raise DiagnosisError(str(exc)) from None
     except TriageError as exc:
@@ -135,6 +141,29 @@ def tier1(ctx: Context) -> TierResult:
         broken = Finding(tier=1, kind="source-error", card_id="", rewrite_family="",
                          message=str(exc), confidence=1.0, location={"path": path})
         return TierResult(1, TIER_NAMES[1], [broken], reason="The kernel source does not parse.")
+
+
+def _add_trace(ctx: Context, result: TierResult) -> None:
+    """What the kernel's accesses do when a few programs run in the interpreter (CUDA, a task
+    to make inputs from): findings of kind "trace" that rank beside the source's hypotheses.
+    They explain traffic, not idioms, so they do not stand in for a hypothesis a higher tier
+    confirms; a trace that cannot run is noted in the reason and changes nothing else."""
+    t = ctx.target
+    if not ctx.options.trace or ctx.backend != "cuda" or result.skipped or t.task_dir is None \
+            or t.launch_file is None or any(f.kind == "source-error" for f in result.findings):
+        return
+    try:
+        report = run_trace(t.task_dir, t.launch_file, ctx.options.size,
+                           timeout=ctx.options.capture_timeout, python=ctx.options.python_cuda)
+    except TraceError as exc:
+        result.reason += f" No CPU trace: {exc}."
+        return
+    found = trace_findings(report, t.launch_file)
+    for f in found:
+        f.kind = "trace"
+    result.findings += found
+    if found:
+        result.reason += f" The CPU trace adds {len(found)} finding(s) about traffic."
 
 
 def _priors(ctx: Context) -> dict[str, FamilyPrior]:

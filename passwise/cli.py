@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the task size (make_inputs size) whose launch is captured for tier 3; "
                         "specialisation (divisibility by 16, ==1) depends on it, so pick the "
                         "size you care about (default: large)")
+    p.add_argument("--no-trace", dest="trace", action="store_false", help="skip tier 1's CPU "
+                   "trace (a few programs of each launch run in Triton's interpreter to see what "
+                   "the accesses do; CUDA tasks only, ~10 s)")
     p.add_argument("--out", metavar="FILE", help="also write the diagnosis JSON here")
     p.add_argument("--progress", action="store_true", help="one line on stderr as each tier "
                    "starts (what the web UI's diagnose jobs show)")

@@ -52,7 +52,7 @@ def _progress(line: str) -> None:
 
 def _context(args: argparse.Namespace, s: Settings) -> Context:
     target = resolve_target(args.target, args.candidate)
-    options = Options(max_tier=args.max_tier, size=args.size,
+    options = Options(max_tier=args.max_tier, size=args.size, trace=getattr(args, "trace", True),
                       runner_json=Path(args.runner_json) if args.runner_json else None,
                       python_cuda=s.python_cuda, python_ascend=s.python_ascend, home=s.home)
     return make_context(target, args.backend, options, open_kb=lambda: _open_kb(s))

@@ -1,0 +1,436 @@
+"""The CPU trace: what the kernel's memory accesses do when a few of its programs run in Triton's
+interpreter, turned into hypotheses with the share of the traffic they explain.
+
+Pattern triage reads how the source is written; the trace reads what it does, however it is
+written: a sector efficiency of 1/16 is a column walk whether the stride came from a tuple, a
+helper or a launcher three calls away. The child (trace_child.py) runs the task's launcher at
+the diagnosis size with every launch cut to a handful of sampled programs (first, next along
+each axis, middle, last); this side estimates each access's traffic over the whole grid and
+names the families whose mechanism that traffic shows:
+
+    uncoalesced     an affine access with no unit-stride axis touching >= 2x the sectors its
+                    bytes need                              -> coalesce-contiguous-axis
+    atomic-funnel   atomics whose lanes share few addresses -> tree-reduction-not-atomics
+    atomic-scatter  one atomic per element over many addresses -> aggregate-before-atomics
+    underfill       fewer programs than SMs moving most bytes -> split-work-across-programs
+    launch-loop     one kernel launched >= 8 times by one call -> one-launch-over-grid
+    reread          a program reading the same bytes >= 2x through different lines
+                                                            -> compute-stats-once
+    global-rmw      a load and a store of the same addresses every loop step
+                                                            -> keep-accumulator-in-registers
+    idle-lanes      most lanes of the traffic masked off     -> block-size-tuning
+
+The estimates are the traced size's bytes (sectors x 32 B), not times: each hypothesis carries
+its share of the launch's sector traffic, and its confidence grows with that share.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from diagnose.evidence import Finding
+
+HERE = Path(__file__).resolve().parent
+CHILD = HERE / "trace_child.py"
+SM_COUNT = 132  # H200 (sm_90)
+SECTOR = 32
+LAUNCH_LOOP = 8
+BASE_CONFIDENCE = 0.35  # a trace hypothesis explaining little traffic: below any confident idiom
+SHARE_CONFIDENCE = 0.3  # added in proportion to the share of the traffic it explains
+
+
+class TraceError(Exception):
+    """The trace could not run (no task to make inputs from, the launcher failed, a timeout)."""
+
+
+def _key(task_dir: Path, kernel: Path, size: str) -> str:
+    digest = hashlib.sha256(f"{size}|trace".encode())
+    for file in [kernel, CHILD, *sorted(task_dir.rglob("*.py"))]:
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def run_trace(task_dir: Path, kernel: Path, size: str = "large", timeout: float = 240.0,
+              python: str | None = None) -> dict[str, Any]:
+    """The child's report for `kernel` launched by its task at `size` (cached under
+    PASSWISE_CAPTURE_CACHE when set). Raises TraceError with one sentence when it cannot run."""
+    if not (task_dir / "task.py").exists():
+        raise TraceError(f"no task.py in {task_dir} to make inputs from")
+    cache = os.environ.get("PASSWISE_CAPTURE_CACHE")
+    cached = Path(cache) / f"trace-{_key(task_dir, kernel, size)}.json" if cache else None
+    if cached is not None and cached.exists():
+        return json.loads(cached.read_text())
+    with tempfile.TemporaryDirectory(prefix="passwise-trace-") as tmp:
+        out = Path(tmp) / "trace.json"
+        cmd = [python or os.environ.get("PASSWISE_CUDA_PYTHON") or sys.executable, str(CHILD),
+               "--kernel", str(kernel), "--task-dir", str(task_dir), "--size", size, "--out", str(out)]
+        env = {**os.environ, "TRITON_INTERPRET": "1"}
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            raise TraceError(f"the CPU trace of {kernel.name} ran past {timeout:.0f} s") from None
+        if not out.exists():
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+            raise TraceError(f"the CPU trace of {kernel.name} failed: {tail[0][:200]}")
+        report = json.loads(out.read_text())
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(report))
+    return report
+
+
+# ---------------------------------------------------------------- traffic over the whole grid
+
+def _programs(launch: dict) -> int:
+    grid = launch.get("grid") or [1, 1, 1]
+    n = 1
+    for g in grid:
+        n *= max(int(g), 1)
+    return n
+
+
+def _per_program(access: dict) -> float:
+    """Active bytes one program moves through this access (mean over the sampled programs)."""
+    sampled = max(len(access.get("execs") or [1]), 1)
+    return access["active"] * access["elem_bytes"] / sampled
+
+
+def _efficiency(access: dict) -> float:
+    return access["ideal_sectors"] / access["sectors"] if access.get("sectors") else 1.0
+
+
+def traffic(report: dict) -> list[dict]:
+    """Each access with its whole-grid bytes and sector traffic at the traced size."""
+    launches = report.get("launches") or []
+    counts = report.get("launch_count") or {}
+    rows = []
+    for access in report.get("accesses") or []:
+        if access["launch"] >= len(launches):
+            continue
+        launch = launches[access["launch"]]
+        repeats = counts.get(launch["kernel"], 1) / max(
+            sum(1 for x in launches if x["kernel"] == launch["kernel"]), 1)
+        useful = _per_program(access) * _programs(launch) * repeats
+        rows.append({**access, "programs": _programs(launch), "repeats": repeats, "useful_bytes": useful,
+                     "sector_bytes": useful / max(_efficiency(access), 1e-6),
+                     "efficiency": _efficiency(access)})
+    return rows
+
+
+# ---------------------------------------------------------------- hypotheses
+
+def _finding(card: str, family: str, message: str, share: float, row: dict | None,
+             path: str, facts: dict[str, Any]) -> Finding:
+    location = {"path": path}
+    if row is not None:
+        location.update({"function": row.get("function"), "line": row.get("line")})
+    confidence = round(BASE_CONFIDENCE + SHARE_CONFIDENCE * min(max(share, 0.0), 1.0), 3)
+    return Finding(tier=1, kind="pattern", card_id=card, rewrite_family=family, message=message,
+                   confidence=confidence, location=location,
+                   evidence={"traced": True, "share": round(share, 3), "facts": facts},
+                   evidence_needed=[])
+
+
+def _in_kernel_file(row: dict, kernel: Path) -> bool:
+    return str(row.get("file")) == str(kernel)
+
+
+def trace_findings(report: dict, kernel: Path) -> list[Finding]:
+    """Hypotheses the traced accesses support, the costliest first (see the module's table)."""
+    rows = [r for r in traffic(report) if r["file"] != "?"]
+    total = sum(r["sector_bytes"] for r in rows) or 1.0
+    path = str(kernel)
+    found: list[Finding] = []
+    for row in rows:
+        share = row["sector_bytes"] / total
+        where = f"line {row['line']} ({row['op']} in {row['function']})"
+        if (row["op"] in ("load", "store") and row["affine"] and row["unit_axis"] is None
+                and row["efficiency"] <= 0.5 and share >= 0.2 and max(row["shape"] or [1]) > 1):
+            found.append(_finding(
+                "cuda-strided-fast-axis", "coalesce-contiguous-axis",
+                f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
+                f"along its tile's axes (no unit stride), so a warp touches "
+                f"{1 / row['efficiency']:.0f}x the 32-byte sectors its bytes need; it carries "
+                f"{share:.0%} of the kernel's sector traffic.", share, row, path,
+                {"strides": row["strides"], "efficiency": round(row["efficiency"], 3)}))
+        if row["op"] == "atomic" and _has_dot(report, row["launch"]):
+            found.append(_finding(
+                "cuda-split-k-atomics", "drop-split-k",
+                f"Traced on the CPU, the GEMM launch adds its partial tiles into the output with "
+                f"atomics at {where}: the K dimension is split across programs.",
+                max(share, 0.5), row, path, {"line": row["line"]}))
+        elif row["op"] == "atomic":
+            lanes = max(row["active"] / max(sum(row["execs"]), 1), 1.0)
+            atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
+                       * row["repeats"])
+            if atomics >= 4096 and row["distinct_in_exec"] * 8 <= lanes:
+                found.append(_finding(
+                    "cuda-atomic-reduction", "tree-reduction-not-atomics",
+                    f"Traced on the CPU, the atomic at {where} sends {lanes:.0f} lanes to "
+                    f"{row['distinct_in_exec']} address(es) per step, about {atomics:,.0f} "
+                    "atomics over the grid that serialise on the same words.",
+                    max(share, 0.5), row, path, {"atomics": int(atomics)}))
+            elif atomics >= 65536:
+                found.append(_finding(
+                    "common-scatter-atomics", "aggregate-before-atomics",
+                    f"Traced on the CPU, the atomic at {where} issues one atomic per element, "
+                    f"about {atomics:,.0f} over the grid.", max(share, 0.4), row, path,
+                    {"atomics": int(atomics)}))
+        if row["op"] == "load" and len(row["unique_bytes"]) and row["execs"] and \
+                min(row["execs"]) > 1 and _rmw(row, rows):
+            found.append(_finding(
+                "cuda-global-accumulator", "keep-accumulator-in-registers",
+                f"Traced on the CPU, {where} reads back what the kernel stored at the same "
+                f"addresses on every one of its {max(row['execs'])} loop steps.", max(share, 0.3),
+                row, path, {"steps": max(row["execs"])}))
+    found += _launch_findings(report, rows, total, path)
+    found += _reread_findings(rows, total, path)
+    found += _round_trip_findings(report, rows, total, path)
+    found += _host_findings(report, rows, total, path)
+    found += _dot_findings(report, rows, path)
+    found += _idle_lane_findings(rows, total, path)
+    found += _note_findings(report, path)
+    best: dict[str, Finding] = {}
+    for f in found:
+        if f.rewrite_family not in best or f.confidence > best[f.rewrite_family].confidence:
+            best[f.rewrite_family] = f
+    return sorted(best.values(), key=lambda f: -f.confidence)
+
+
+def _has_dot(report: dict, launch: int) -> bool:
+    return any(d["launch"] == launch for d in report.get("dots") or [])
+
+
+def _rmw(load: dict, rows: list[dict]) -> bool:
+    """A store to the same addresses in the same launch, also repeated every loop step."""
+    return any(r["op"] == "store" and r["launch"] == load["launch"] and min(r["execs"]) > 1
+               and _span(r) == _span(load) and r["strides"] == load["strides"] for r in rows)
+
+
+def _launch_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    found = []
+    for kernel, count in (report.get("launch_count") or {}).items():
+        if count >= LAUNCH_LOOP:
+            share = sum(r["sector_bytes"] for r in rows if r["kernel"] == kernel) / total
+            found.append(_finding(
+                "common-launch-loop", "one-launch-over-grid",
+                f"Traced on the CPU, one call of the launcher launches {kernel} {count} times.",
+                max(share, 0.5), None, path, {"kernel": kernel, "launches": count}))
+    for index, launch in enumerate(report.get("launches") or []):
+        programs = _programs(launch)
+        share = sum(r["sector_bytes"] for r in rows if r["launch"] == index) / total
+        if programs < SM_COUNT and share >= 0.5 and launch.get("grid"):
+            found.append(_finding(
+                "cuda-small-grid-underfill", "split-work-across-programs",
+                f"Traced on the CPU, {launch['kernel']} runs {programs} program(s) on a "
+                f"{SM_COUNT}-SM GPU while it moves {share:.0%} of the traffic.", share, None, path,
+                {"kernel": launch["kernel"], "programs": programs}))
+    return found
+
+
+def _span(row: dict) -> tuple[int, int] | None:
+    """The first sampled program's lowest and highest active address through this access."""
+    spans = row.get("spans") or []
+    if not spans or spans[0][0] is None:
+        return None
+    return int(spans[0][0]), int(spans[0][1])
+
+
+def _overlaps(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
+    return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
+
+
+def _reread_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Loads at different lines of one launch reading the same bytes: the program passes over
+    its data more than once."""
+    by_launch: dict[int, list[dict]] = {}
+    for r in rows:
+        if r["op"] == "load" and r["affine"] and _span(r) is not None:
+            by_launch.setdefault(r["launch"], []).append(r)
+    found = []
+    for loads in by_launch.values():
+        passes = [r for r in loads if any(o is not r and _span(o) == _span(r)
+                                          and o["line"] != r["line"] for o in loads)]
+        if len(passes) >= 2:
+            share = sum(r["sector_bytes"] for r in passes) / total
+            lines = sorted({r["line"] for r in passes})
+            if share >= 0.5:
+                found.append(_finding(
+                    "common-redundant-across-programs", "compute-stats-once",
+                    f"Traced on the CPU, lines {', '.join(map(str, lines))} each read the same "
+                    f"bytes: every program passes over its data {len(lines)} times.",
+                    share * (1 - 1 / len(lines)), passes[0], path, {"lines": lines}))
+    return found
+
+
+def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Buffers one launch stores and a later launch loads back: intermediates through memory.
+    When every producing launch does nothing but change the element width of one buffer, they
+    are casts the consumer could do as it loads (or the producer as it stores)."""
+    trips, producers = [], set()
+    for store in (r for r in rows if r["op"] == "store"):
+        readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
+                   and _overlaps(_span(r), _span(store))]
+        if readers:
+            trips += [store, *readers]
+            producers.add(store["launch"])
+    loads = [r for r in rows if r["op"] == "load" and max(r["shape"] or [1]) > 1]
+    for r in loads:  # the same input read again by a later launch: a second pass over memory
+        again = [o for o in loads if o["launch"] > r["launch"] and _span(o) == _span(r)]
+        if again:
+            trips += [r, *again]
+            producers.add(r["launch"])
+    share = sum(r["sector_bytes"] for r in {id(r): r for r in trips}.values()) / total
+    if not trips or share < 0.2:
+        return []
+    first = trips[0]
+    kernels = sorted({r["kernel"] for r in rows if r["launch"] in producers})
+
+    def casts(launch: int) -> bool:
+        own = [r for r in rows if r["launch"] == launch]
+        return (len(own) == 2 and {r["op"] for r in own} == {"load", "store"}
+                and len({r["elem_bytes"] for r in own}) == 2)
+
+    if all(casts(launch) for launch in producers):
+        return [_finding(
+            "common-host-casts", "cast-inside-kernel",
+            f"Traced on the CPU, {', '.join(kernels)} only convert(s) a buffer's element type and "
+            f"a later launch reads the result back: {share:.0%} of the traffic is that round trip.",
+            share, first, path, {"kernels": kernels})]
+    return [_finding(
+        "common-unfused-launches", "fuse-launches",
+        f"Traced on the CPU, {', '.join(kernels)} store(s) or read(s) what a later launch loads "
+        f"again: {share:.0%} of the traffic is passes through memory one launch would not make.",
+        share, first, path, {"kernels": kernels})]
+
+
+FILLS = ("aten.zero_", "aten.fill_", "aten.zeros", "aten.full")
+COPIES = ("aten._to_copy", "aten.clone", "aten.copy_", "aten.contiguous")
+
+
+def _host_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """What the launcher does around its launches: fills of buffers the kernels then overwrite,
+    whole-tensor copies and casts, and reads of device values back to the host."""
+    found = []
+    ops = report.get("host_ops") or []
+    fills = [op for op in ops if op["op"].startswith(FILLS) and op["bytes"] >= 0.1 * total]
+    for op in fills:
+        lo, hi = op["range"]
+        inside = [r for r in rows if _overlaps(_span(r), (lo, hi - 1))]
+        if inside and all(r["op"] == "store" for r in inside):
+            share = op["bytes"] / (total + op["bytes"])
+            found.append(_finding(
+                "common-zeroed-output", "allocate-empty-output",
+                f"Traced on the CPU, the launcher fills {op['bytes']:,} bytes ({op['op']}) that "
+                "the kernel then only stores to: the fill is a whole extra pass over the output.",
+                max(share, 0.3), None, path, {"bytes": op["bytes"]}))
+            break
+    copies = [op for op in ops if op["op"].startswith(COPIES) and op["bytes"] >= 0.05 * total]
+    moved = sum(2 * op["bytes"] for op in copies)
+    if copies and moved >= 0.25 * total:
+        cast = sum(op["bytes"] for op in copies if op.get("from") and op["from"] != op.get("dtype"))
+        share = moved / (total + moved)
+        if cast * 2 >= sum(op["bytes"] for op in copies):
+            found.append(_finding(
+                "common-host-casts", "cast-inside-kernel",
+                f"Traced on the CPU, the launcher casts {cast:,} bytes on the host around its "
+                "launches; the kernel could convert as it loads and stores.", share, None, path,
+                {"bytes": cast}))
+        else:
+            found.append(_finding(
+                "common-host-copies", "drop-host-copies",
+                f"Traced on the CPU, the launcher copies {moved // 2:,} bytes on the host "
+                "(.contiguous(), .clone(), .to()) around its launches.", share, None, path,
+                {"bytes": moved // 2}))
+    syncs = sum(1 for op in ops if op["op"].startswith("aten._local_scalar_dense"))
+    if syncs:
+        found.append(_finding(
+            "common-host-sync", "avoid-host-sync",
+            f"Traced on the CPU, the launcher reads {syncs} device value(s) back to the host "
+            "(.item(), .tolist(), int(tensor)): each waits for the GPU to drain.",
+            0.3, None, path, {"syncs": syncs}))
+    return found
+
+
+def _dot_findings(report: dict, rows: list[dict], path: str) -> list[Finding]:
+    """A tl.dot on fp32 operands in a kernel that loads only 16-bit data: the operands were
+    widened before the dot, which then runs at the fp32 (tf32 at best) rate."""
+    found = []
+    for dot in report.get("dots") or []:
+        loads = [r for r in rows if r["launch"] == dot["launch"] and r["op"] == "load"
+                 and max(r["shape"] or [1]) > 1]
+        if dot["a"] == dot["b"] == "fp32" and loads and all(r["elem_bytes"] <= 2 for r in loads):
+            found.append(_finding(
+                "cuda-fp32-dot", "lower-precision-dot",
+                f"Traced on the CPU, the tl.dot at line {dot['line']} multiplies fp32 "
+                f"{dot['a_shape']} x {dot['b_shape']} tiles although the kernel loads 16-bit "
+                "data: the operands were widened before the dot.", 0.8,
+                {"function": dot["function"], "line": dot["line"]}, path, {"line": dot["line"]}))
+    return found
+
+
+def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Traffic whose lanes are mostly masked off: whole tiles that do nothing (a loop that runs
+    past the region that matters) or a block far larger than the data it covers."""
+    found = []
+    for r in rows:
+        share = r["sector_bytes"] / total
+        if r["lanes"] == 0 or share < 0.3 or r["active"] / r["lanes"] >= 0.5:
+            continue
+        execs = sum(r["execs"])
+        idle = sum(r.get("idle_execs") or [0])
+        if execs > 1 and idle * 4 >= execs:
+            found.append(_finding(
+                "common-causal-full-scan", "skip-masked-tiles",
+                f"Traced on the CPU, {idle} of the {execs} steps of the {r['op']} at line "
+                f"{r['line']} have every lane masked off: the loop visits tiles that do nothing.",
+                share, r, path, {"idle_steps": idle, "steps": execs}))
+        else:
+            found.append(_finding(
+                "common-block-size", "block-size-tuning",
+                f"Traced on the CPU, only {r['active'] / r['lanes']:.0%} of the lanes of the "
+                f"{r['op']} at line {r['line']} are active: the block is far larger than the "
+                "data it covers.", share, r, path, {"active": round(r["active"] / r["lanes"], 3)}))
+    return found
+
+
+def _note_findings(report: dict, path: str) -> list[Finding]:
+    """Interpreter events at a source line: two operands broadcast to one rank-3 shape along
+    different axes (a multiply-and-sum written out instead of a tl.dot), and values widened to
+    fp64 (math at the fp64 rate, 1/64 of fp32 on an H100-class GPU)."""
+    found = []
+    by_line: dict[tuple, list[dict]] = {}
+    for note in report.get("notes") or []:
+        by_line.setdefault((note["launch"], note["file"], note["line"], note["kind"]), []).append(note)
+    for (_, _, line, kind), notes in by_line.items():
+        where = {"function": notes[0]["function"], "line": line}
+        if kind == "broadcast":
+            ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
+            if len({o for o in ones if o}) >= 2:
+                found.append(_finding(
+                    "cuda-broadcast-matmul", "use-dot-for-broadcast-sum",
+                    f"Traced on the CPU, line {line} broadcasts two operands to one rank-3 shape "
+                    f"along different axes ({'; '.join(n['detail'] for n in notes[:2])}): a "
+                    "matrix product written as multiply-and-sum runs on the CUDA cores, not the "
+                    "tensor cores.", 0.9, where, path, {"line": line}))
+        elif kind == "widen-fp64":
+            found.append(_finding(
+                "cuda-fp64-math", "lower-precision-math",
+                f"Traced on the CPU, line {line} widens {notes[0]['detail']} values to fp64, so "
+                "the math after it runs at the fp64 rate.", 0.8, where, path, {"line": line}))
+    return found
+
+
+def _shape(detail: str) -> list[int]:
+    """The source shape of a 'SRC->DST' broadcast note."""
+    try:
+        return json.loads(detail.split("->")[0])
+    except (ValueError, IndexError):
+        return []

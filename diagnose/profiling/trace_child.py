@@ -1,0 +1,447 @@
+"""Child process of the CPU trace: runs a task's launcher in Triton's interpreter with a few
+programs of every launch executed, and records what each memory access of those programs does.
+
+Run as a script by the interpreter of the CUDA compiler environment (TRITON_INTERPRET=1 is set
+before triton is imported); imports only torch, triton, numpy and the standard library. The
+kernels' results are wrong on purpose (most programs never run): only the accesses matter.
+Writes one JSON report (schema: TRACE_SCHEMA below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+# {"setup_error": str | None, "triton_version": str,
+#  "launches": [{"kernel", "file", "grid": [x, y, z], "programs", "num_warps", "sampled": [[x,y,z]],
+#                "truncated": bool, "seconds": float}],
+#  "launch_count": {kernel: n}  (every launch of the run, traced or not),
+#  "accesses": [{"launch", "kernel", "file", "line", "function", "op", "elem_bytes", "shape",
+#                "execs": [per sampled program], "lanes", "active", "sectors", "ideal_sectors",
+#                "unit_axis", "strides", "affine", "uniform", "unique_bytes", "requested_bytes",
+#                "overlap_next": {axis: fraction}, "atomic_distinct"}],
+#  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
+#  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
+#             "function", "count"}],
+#  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
+TRACE_SCHEMA = 1
+SECTOR = 32  # bytes of one DRAM sector / L2 request granule
+WARP_LANES = 32
+MAX_KEPT_EXECS = 64  # per (program, access): executions whose addresses are kept for overlap
+PROGRAM_SECONDS = 4.0  # one sampled program runs at most this long, then it is cut short
+MAX_TRACED_LAUNCHES = 3  # of one kernel: later launches are counted, not traced
+
+
+class _CutShort(Exception):
+    """Raised inside a sampled program that ran past PROGRAM_SECONDS."""
+
+
+def _load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class Tracer:
+    """Collects the accesses of the sampled programs of every launch."""
+
+    def __init__(self, roots: list[str]):
+        self.roots = roots  # source files whose lines an access is attributed to
+        self.launches: list[dict] = []
+        self.launch_count: dict[str, int] = {}
+        self.program: tuple[int, int, int] | None = None
+        self.deadline = 0.0
+        self.records: dict[tuple, dict] = {}  # (launch, file, line, op) -> raw record
+        self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
+        self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
+
+    # ------------------------------------------------------------ where an access comes from
+    def _site(self) -> tuple[str, int, str]:
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if any(name == root or name.startswith(root) for root in self.roots):
+                return name, frame.f_lineno, frame.f_code.co_name
+            frame = frame.f_back
+        return "?", 0, "?"
+
+    def dot(self, a: str, b: str, a_shape: list, b_shape: list) -> None:
+        if self.program is None:
+            return
+        file, line, function = self._site()
+        rec = self.dots.setdefault((len(self.launches) - 1, file, line, a, b), {
+            "function": function, "a_shape": a_shape, "b_shape": b_shape, "per_program": {}})
+        key = ",".join(map(str, self.program))
+        rec["per_program"][key] = rec["per_program"].get(key, 0) + 1
+
+    def note(self, kind: str, detail: str) -> None:
+        """Count an interpreter event of `kind` at its source line (first 1,000 per line)."""
+        file, line, function = self._site()
+        key = (len(self.launches) - 1, file, line, kind, detail)
+        rec = self.notes.setdefault(key, {"function": function, "count": 0})
+        rec["count"] += 1
+
+    def access(self, op: str, ptrs, mask, elem_bytes: int) -> None:
+        if self.program is None:
+            return
+        if time.perf_counter() > self.deadline:
+            raise _CutShort()
+        import numpy as np
+
+        file, line, function = self._site()
+        key = (len(self.launches) - 1, file, line, op)
+        rec = self.records.get(key)
+        if rec is None:
+            rec = self.records[key] = {"file": file, "line": line, "function": function, "op": op,
+                                       "elem_bytes": elem_bytes, "per_program": {}}
+        addr = np.asarray(ptrs, dtype=np.uint64)
+        on = np.broadcast_to(np.asarray(mask, dtype=bool), addr.shape) if mask is not None \
+            else np.ones(addr.shape, dtype=bool)
+        prog = rec["per_program"].setdefault(self.program, {"execs": 0, "kept": [], "shape": list(addr.shape),
+                                                            "lanes": 0, "active": 0})
+        prog["execs"] += 1
+        prog["lanes"] += int(addr.size)
+        active = int(on.sum())
+        prog["active"] += active
+        prog["idle_execs"] = prog.get("idle_execs", 0) + (active == 0)
+        if len(prog["kept"]) < MAX_KEPT_EXECS:
+            prog["kept"].append((addr.copy(), on.copy()))
+
+
+def _dot_summary(tracer: Tracer) -> list[dict]:
+    return [{"launch": k[0], "file": k[1], "line": k[2], "function": v["function"], "a": k[3], "b": k[4],
+             "a_shape": v["a_shape"], "b_shape": v["b_shape"], "per_program": v["per_program"]}
+            for k, v in tracer.dots.items()]
+
+
+def _install(tracer: Tracer) -> None:
+    import numpy as np
+    import triton.language as tl
+    import triton.runtime.interpreter as interp
+
+    builder = interp.InterpreterBuilder
+
+    def element_bytes(ptrs) -> int:
+        try:
+            return max(1, ptrs.get_element_ty().primitive_bitwidth // 8)
+        except Exception:
+            return 4
+
+    load, store = builder.create_masked_load, builder.create_masked_store
+    rmw, cas = builder.create_atomic_rmw, builder.create_atomic_cas
+
+    def masked_load(self, ptrs, mask, *args, **kwargs):
+        tracer.access("load", ptrs.data, mask.data, element_bytes(ptrs))
+        return load(self, ptrs, mask, *args, **kwargs)
+
+    def masked_store(self, ptrs, value, mask, *args, **kwargs):
+        tracer.access("store", ptrs.data, mask.data, element_bytes(ptrs))
+        return store(self, ptrs, value, mask, *args, **kwargs)
+
+    def atomic_rmw(self, op, ptr, val, mask, *args, **kwargs):
+        tracer.access("atomic", ptr.data, mask.data, element_bytes(ptr))
+        return rmw(self, op, ptr, val, mask, *args, **kwargs)
+
+    def atomic_cas(self, ptr, cmp, val, *args, **kwargs):
+        tracer.access("atomic", ptr.data, np.ones(np.shape(ptr.data), dtype=bool), element_bytes(ptr))
+        return cas(self, ptr, cmp, val, *args, **kwargs)
+
+    dot = builder.create_dot
+
+    def create_dot(self, a, b, *args, **kwargs):
+        tracer.dot(str(a.dtype.scalar), str(b.dtype.scalar), list(np.shape(a.data)), list(np.shape(b.data)))
+        return dot(self, a, b, *args, **kwargs)
+
+    builder.create_dot = create_dot
+    broadcast, cast, addptr = builder.create_broadcast, builder.cast_impl, builder.create_addptr
+
+    def create_broadcast(self, arg, shape):
+        src = list(np.shape(arg.data))
+        if len(shape) >= 3 and tracer.program is not None:
+            tracer.note("broadcast", f"{src}->{list(shape)}")
+        return broadcast(self, arg, shape)
+
+    def cast_impl(self, src, dst_type):
+        if tracer.program is not None and getattr(dst_type, "scalar", dst_type) == tl.float64 \
+                and src.dtype.scalar != tl.float64:
+            tracer.note("widen-fp64", str(src.dtype.scalar))
+        return cast(self, src, dst_type)
+
+    def create_addptr(self, ptr, offset):
+        if tracer.program is not None and offset.dtype.scalar == tl.int64:
+            tracer.note("int64-offset", "")
+        return addptr(self, ptr, offset)
+
+    builder.create_broadcast = create_broadcast
+    builder.cast_impl = cast_impl
+    builder.create_addptr = create_addptr
+    builder.create_masked_load = masked_load
+    builder.create_masked_store = masked_store
+    builder.create_atomic_rmw = atomic_rmw
+    builder.create_atomic_cas = atomic_cas
+    interp.GridExecutor.__call__ = _sampled_call(tracer, interp)
+    _first_config_only()
+
+
+def _samples(grid: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+    """The programs run: the first, its next neighbour along each axis that has one, the middle
+    and the last (a ragged tail or a diagonal shows there)."""
+    gx, gy, gz = grid
+    picks = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (gx // 2, gy // 2, gz // 2),
+             (gx - 1, gy - 1, gz - 1)]
+    seen = []
+    for p in picks:
+        if all(0 <= p[i] < grid[i] for i in range(3)) and p not in seen:
+            seen.append(p)
+    return seen
+
+
+def _sampled_call(tracer: Tracer, interp):
+    import inspect
+
+    def call(self, *args_dev, **kwargs):
+        argspec = inspect.getfullargspec(self.fn)
+        kwargs = {k: v for k, v in kwargs.items() if k in argspec.args}
+        name = getattr(self.fn, "__name__", "?")
+        tracer.launch_count[name] = tracer.launch_count.get(name, 0) + 1
+        if tracer.launch_count[name] > MAX_TRACED_LAUNCHES:
+            return None
+        args_hst, kwargs_hst = self._init_args_hst(args_dev, kwargs)
+        patch_scope = interp._patch_lang(self.fn)
+        started = time.perf_counter()
+        record = {"kernel": name, "file": getattr(self.fn, "__code__", None) and self.fn.__code__.co_filename,
+                  "grid": None, "sampled": [], "truncated": False,
+                  "num_warps": kwargs.get("num_warps"), "launch_kwargs": {
+                      k: v for k, v in kwargs.items() if isinstance(v, (int, float, bool))}}
+        tracer.launches.append(record)
+        try:
+            args = inspect.getcallargs(self.fn, *args_hst, **kwargs_hst)
+            args = {n: a if n in self.constexprs else interp._implicit_cvt(a) for n, a in args.items()}
+            grid = self.grid(args) if callable(self.grid) else self.grid
+            grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+            record["grid"] = list(grid)
+            interp.interpreter_builder.set_grid_dim(*grid)
+            for program in _samples(grid):
+                interp.interpreter_builder.set_grid_idx(*program)
+                tracer.program = program
+                tracer.deadline = time.perf_counter() + PROGRAM_SECONDS
+                record["sampled"].append(list(program))
+                try:
+                    self.fn(**args)
+                except _CutShort:
+                    record["truncated"] = True
+                except Exception as exc:  # a sampled program of garbage data may fault: keep what it did
+                    if isinstance(exc.__cause__ or exc.__context__, _CutShort) or "_CutShort" in repr(exc):
+                        record["truncated"] = True
+                    else:
+                        record.setdefault("errors", []).append(f"{type(exc).__name__}: {exc}"[:300])
+                finally:
+                    tracer.program = None
+        finally:
+            patch_scope.restore()
+            record["seconds"] = round(time.perf_counter() - started, 3)
+        return None
+
+    return call
+
+
+def _first_config_only() -> None:
+    """An autotuned kernel runs its first config (the interpreter cannot time the others)."""
+    from triton.runtime.autotuner import Autotuner
+
+    def run(self, *args, **kwargs):
+        config = self.configs[0]
+        full = {**kwargs, **config.all_kwargs()}
+        return self.fn.run(*args, **full)
+
+    Autotuner.run = run
+
+
+# ---------------------------------------------------------------- what the addresses say
+
+def _axis_strides(addr, on, elem: int) -> list[int | None]:
+    """Per axis, the constant address step in elements between neighbours (None: not constant)."""
+    import numpy as np
+
+    out = []
+    a = addr.astype(np.int64)
+    for axis in range(a.ndim):
+        if a.shape[axis] < 2:
+            out.append(None)
+            continue
+        d = np.diff(a, axis=axis)
+        both = np.logical_and(np.take(on, range(1, a.shape[axis]), axis=axis),
+                              np.take(on, range(0, a.shape[axis] - 1), axis=axis))
+        vals = d[both]
+        if vals.size == 0:
+            out.append(None)
+        elif np.all(vals == vals.flat[0]):
+            out.append(int(vals.flat[0]) // elem if vals.flat[0] % elem == 0 else None)
+        else:
+            out.append(None)
+    return out
+
+
+def _sectors(addr, on, elem: int) -> tuple[int, int]:
+    """Sectors a warp-wide step touches, summed over the tile's row-major order of active lanes
+    (the blocked layout gives consecutive threads consecutive elements of the last axis), against
+    the fewest that many active bytes could fill."""
+    import numpy as np
+
+    flat = addr.reshape(-1)[on.reshape(-1)].astype(np.int64)
+    if flat.size == 0:
+        return 0, 0
+    per_step = max(1, (16 // elem)) * WARP_LANES  # a warp moves up to 16 bytes per lane per step
+    touched = 0
+    for start in range(0, flat.size, per_step):
+        chunk = flat[start:start + per_step]
+        touched += int(np.unique(chunk // SECTOR).size)
+    ideal = -(-flat.size * elem // SECTOR)
+    return touched, ideal
+
+
+def summarise(tracer: Tracer) -> list[dict]:
+    import numpy as np
+
+    out = []
+    for (launch, _file, _line, _op), rec in tracer.records.items():
+        elem = rec["elem_bytes"]
+        progs = rec["per_program"]
+        first_prog = next(iter(progs))
+        first = progs[first_prog]
+        addr0, on0 = first["kept"][0]
+        sectors = ideal = 0
+        unique_bytes, requested, spans = [], [], []
+        for prog in progs.values():
+            seen = set()
+            req = 0
+            lo, hi = None, None
+            for addr, on in prog["kept"]:
+                live = addr.reshape(-1)[on.reshape(-1)]
+                if live.size:
+                    lo = int(live.min()) if lo is None else min(lo, int(live.min()))
+                    hi = int(live.max()) if hi is None else max(hi, int(live.max()))
+                t, i = _sectors(addr, on, elem)
+                sectors, ideal = sectors + t, ideal + i
+                active = addr.reshape(-1)[on.reshape(-1)]
+                req += int(active.size) * elem
+                seen.update(np.unique(active).tolist())
+            unique_bytes.append(len(seen) * elem)
+            requested.append(req)
+            spans.append([lo, hi])
+        active0 = addr0.reshape(-1)[on0.reshape(-1)]
+        overlap = {}
+        for axis in range(3):
+            nxt = tuple(1 if i == axis else 0 for i in range(3))
+            if (0, 0, 0) in progs and nxt in progs:
+                a = {int(x) for addr, on in progs[(0, 0, 0)]["kept"] for x in addr.reshape(-1)[on.reshape(-1)]}
+                b = {int(x) for addr, on in progs[nxt]["kept"] for x in addr.reshape(-1)[on.reshape(-1)]}
+                if a:
+                    overlap[str(axis)] = round(len(a & b) / len(a), 3)
+        strides = _axis_strides(addr0, on0, elem) if addr0.ndim else []
+        out.append({
+            "launch": launch, "kernel": tracer.launches[launch]["kernel"] if launch < len(tracer.launches) else "?",
+            "file": rec["file"], "line": rec["line"], "function": rec["function"], "op": rec["op"],
+            "elem_bytes": elem, "shape": first["shape"],
+            "execs": [p["execs"] for p in progs.values()],
+            "lanes": sum(p["lanes"] for p in progs.values()),
+            "active": sum(p["active"] for p in progs.values()),
+            "sectors": sectors, "ideal_sectors": ideal,
+            "strides": strides,
+            "unit_axis": next((i for i, s in enumerate(strides) if s == 1), None),
+            "affine": all(s is not None for s in strides) if strides else True,
+            "uniform": bool(active0.size > 1 and np.all(active0 == active0[0])),
+            "distinct_in_exec": int(np.unique(active0).size),
+            "unique_bytes": unique_bytes, "requested_bytes": requested,
+            "overlap_next": overlap,
+            "spans": spans,  # per sampled program: lowest and highest active address
+            "idle_execs": [p.get("idle_execs", 0) for p in progs.values()],
+        })
+    return out
+
+
+# ---------------------------------------------------------------- the run
+
+HOST_OPS: list[dict] = []
+HOST_WATCH = ("aten._to_copy", "aten.clone", "aten.copy_", "aten.contiguous", "aten.zero_",
+              "aten.fill_", "aten.zeros", "aten.full", "aten._local_scalar_dense", "aten.cat",
+              "aten.index", "aten.index_put_", "aten.sort", "aten.cumsum", "aten.sum")
+
+
+def _host_ops_mode():
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class _HostOps(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            name = str(getattr(func, "overloadpacket", func))
+            if name.startswith(HOST_WATCH):
+                nbytes = int(out.numel() * out.element_size()) if hasattr(out, "element_size") else 0
+                start = int(out.data_ptr()) if hasattr(out, "data_ptr") and nbytes else 0
+                source = next((a for a in args if hasattr(a, "data_ptr")), None)
+                HOST_OPS.append({"op": name, "bytes": nbytes, "range": [start, start + nbytes],
+                                 "dtype": str(getattr(out, "dtype", "")).replace("torch.", ""),
+                                 "from": str(getattr(source, "dtype", "")).replace("torch.", "")})
+            return out
+
+    return _HostOps()
+
+
+def _call_launcher(task_dir: Path, kernel_file: Path, size: str) -> None:
+    sys.path.insert(0, str(kernel_file.parent))
+    module = _load_module(kernel_file, "passwise_candidate")
+    sys.path.insert(0, str(task_dir))
+    task = _load_module(task_dir / "task.py", "passwise_task")
+    inputs = task.make_inputs(size=size, device="cpu")
+    with _host_ops_mode():
+        module.run(*inputs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kernel", required=True)
+    parser.add_argument("--task-dir", required=True)
+    parser.add_argument("--size", default="large")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    os.environ["TRITON_INTERPRET"] = "1"
+    import triton
+
+    kernel = Path(args.kernel).resolve()
+    tracer = Tracer([str(kernel.parent)])
+    report = {"schema": TRACE_SCHEMA, "triton_version": triton.__version__, "setup_error": None}
+    try:
+        from diagnose.runner.interpreter import patch_interpreter  # the runner's interpreter fixes
+
+        patch_interpreter()
+    except ImportError:
+        pass
+    _install(tracer)  # after the fixes, so a bf16 dot is seen before they widen it
+    started = time.perf_counter()
+    try:
+        _call_launcher(Path(args.task_dir).resolve(), kernel, args.size)
+    except Exception as exc:
+        report["setup_error"] = f"{type(exc).__name__}: {exc}"[:500]
+        report["setup_traceback"] = traceback.format_exc(limit=-3)[-2000:]
+    report["seconds"] = round(time.perf_counter() - started, 2)
+    report["launches"] = tracer.launches
+    report["launch_count"] = tracer.launch_count
+    report["accesses"] = summarise(tracer)
+    report["dots"] = _dot_summary(tracer)
+    report["notes"] = [{"launch": k[0], "file": k[1], "line": k[2], "kind": k[3], "detail": k[4], **v}
+                       for k, v in tracer.notes.items()]
+    report["host_ops"] = HOST_OPS
+    Path(args.out).write_text(json.dumps(report, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
