@@ -70,10 +70,13 @@ def top_family(report: dict) -> str:
     return best["rewrite_family"]
 
 
-def diagnose_cli(case: DefectCase, max_tier: int, timeout: float, runner_json: Path | None) -> dict:
+def diagnose_cli(case: DefectCase, max_tier: int, timeout: float, runner_json: Path | None,
+                 trace: bool = True) -> dict:
     """The diagnosis JSON from the CLI; a failure becomes {"error": sentence}."""
     cmd = [sys.executable, "-m", "passwise", "diagnose", str(case.task_dir), "--candidate", str(case.slow),
            "--json", "--backend", case.backend, "--max-tier", str(max_tier), "--size", case.size]
+    if not trace:
+        cmd.append("--no-trace")
     if runner_json is not None:
         cmd += ["--runner-json", str(runner_json)]
     try:
@@ -88,7 +91,8 @@ def diagnose_cli(case: DefectCase, max_tier: int, timeout: float, runner_json: P
         return {"error": f"exit {proc.returncode}: {tail[:300]}"}
 
 
-def diagnose_library(case: DefectCase, max_tier: int, runner_json: Path | None) -> dict:
+def diagnose_library(case: DefectCase, max_tier: int, runner_json: Path | None,
+                     trace: bool = True) -> dict:
     """The same diagnosis in-process (no knowledge base: tier 4 is skipped unless one is configured)."""
     sys.path.insert(0, str(REPO_ROOT))
     from diagnose.ladder import Options, diagnose, make_context
@@ -96,7 +100,8 @@ def diagnose_library(case: DefectCase, max_tier: int, runner_json: Path | None) 
 
     try:
         ctx = make_context(resolve_target(str(case.task_dir), str(case.slow)), case.backend,
-                           Options(max_tier=max_tier, size=case.size, runner_json=runner_json))
+                           Options(max_tier=max_tier, size=case.size, runner_json=runner_json,
+                                   trace=trace))
         return diagnose(ctx).to_dict()
     except Exception as exc:  # one failing case is a data point, not the end of the sweep
         return {"error": f"{type(exc).__name__}: {exc}"}
@@ -155,9 +160,9 @@ def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
         runner_json = None  # no device timings for this case (e.g. Ascend): tier 2 is skipped
     started = time.perf_counter()
     if args.mode == "library":
-        report = diagnose_library(case, args.max_tier, runner_json)
+        report = diagnose_library(case, args.max_tier, runner_json, args.trace)
     else:
-        report = diagnose_cli(case, args.max_tier, args.timeout, runner_json)
+        report = diagnose_cli(case, args.max_tier, args.timeout, runner_json, args.trace)
     if args.reports is not None and not case.held_out:  # held-out reports are never written
         args.reports.mkdir(parents=True, exist_ok=True)
         (args.reports / f"{case.name}.json").write_text(json.dumps(report, indent=1, default=str))
@@ -278,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="folder of <case>.json runner bench/profile answers measured on the device "
                          "(bench_slow_on_device.py), passed to tier 2; default: none")
     ap.add_argument("--max-tier", type=int, choices=(1, 2, 3, 4), default=4)
+    ap.add_argument("--no-trace", dest="trace", action="store_false",
+                    help="diagnose without tier 1's CPU trace (passwise diagnose --no-trace)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per case (cli mode)")
     ap.add_argument("--workers", type=int, default=1, help="cases diagnosed in parallel")
     ap.add_argument("--split", choices=("dev", "held-out", "all"), default="dev",
