@@ -311,10 +311,12 @@ def _reread_source(ctx: Context) -> None:
                        priors=_priors(ctx))
     except (TriageError, PriorsError):
         return
-    before = {(f.card_id, f.message) for f in first.findings}
+    traced = [f for f in first.findings if f.kind == "trace"]  # a run, not a reading: kept
+    before = {(f.card_id, f.message) for f in first.findings if f.kind != "trace"}
     after = {(f.card_id, f.message) for f in again.findings}
     if before == after:
         return
+    again.findings += traced
     new = [card for card, message in after - before]
     gone = [card for card, message in before - after if card not in new]
     again.reason += (f" (Re-read with the launch values tier 3 captured: "
@@ -436,10 +438,32 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
+    traced = _traced_elsewhere(ctx, hypothesis)
+    if traced is not None:
+        return Decision(stop=True, verdict="concluded",
+                        reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
+                               f"{hypothesis.card_id} ({_head(fact.message)}...), but the CPU trace "
+                               f"measured where the traffic goes: {traced.message}",
+                        conclusion=_alone(ctx, ctx.tier(1), traced))
     return Decision(stop=True, verdict="concluded",
                     reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                            f"{hypothesis.card_id}: {fact.message}",
                     conclusion=_confirmed(ctx, hypothesis, fact, pairs))
+
+
+TRACE_OUTWEIGHS = 0.5  # a trace finding explaining at least this share of the kernel's traffic
+
+
+def _traced_elsewhere(ctx: Context, hypothesis: Finding) -> Finding | None:
+    """A trace finding of another family that explains most of the traffic, while the trace
+    shows nothing of the confirmed hypothesis' family: the IR saw the hypothesis' mechanism,
+    the run measured that the bytes (or the steps) go elsewhere."""
+    first = ctx.tier(1)
+    traced = [f for f in first.findings if f.kind == "trace"] if first else []
+    if any(f.rewrite_family == hypothesis.rewrite_family for f in traced):
+        return None
+    heavy = [f for f in traced if f.evidence.get("share", 0.0) >= TRACE_OUTWEIGHS]
+    return max(heavy, key=lambda f: f.confidence, default=None)
 
 
 WEAK_CONFIRMED = 0.5  # a hypothesis this unsure is not made the answer by the IR alone

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from diagnose.ladder import Options, make_context, tier1
+from diagnose.consistency import problems
+from diagnose.ladder import Options, diagnose, make_context, tier1
 from diagnose.profiling.trace import TraceError, run_trace, trace_findings
 from diagnose.target import resolve_target
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.xdist_group("trace")
 TASK = '''
 import torch
 
-META = {"sizes": {"small": {"R": 64, "C": 512}, "large": {"R": 64, "C": 512}}, "dtypes": ["float32"]}
+META = {"sizes": {"small": {"R": 1024, "C": 512}, "large": {"R": 1024, "C": 512}}, "dtypes": ["float32"]}
 
 
 def make_inputs(size, device="cpu", seed=0, dtype=None):
@@ -104,11 +105,37 @@ def run(x):
 '''
 
 
+# A first-order recurrence down each row, one element per step with the carry in a scalar:
+# the IR shows narrow loads (tier 1's element-loop idiom, confirmed by tier 3), the run shows
+# what the steps are, a recurrence that an associative scan does in log steps.
+RECURRENCE = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def ema_rows(x_ptr, out_ptr, C, decay):
+    row = tl.program_id(0)
+    h = 0.0
+    for t in range(0, C):
+        h = decay * h + tl.load(x_ptr + row * C + t)
+        tl.store(out_ptr + row * C + t, h)
+
+
+def run(x):
+    out = torch.empty_like(x)
+    ema_rows[(x.shape[0],)](x, out, x.shape[1], 0.9)
+    return out.sum(dim=0)
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
     (folder / "task.py").write_text(textwrap.dedent(TASK))
-    for name, text in (("walk.py", COLUMN_WALK), ("rows.py", ROW_TILES), ("host.py", HOST_AND_ATOMICS)):
+    for name, text in (("walk.py", COLUMN_WALK), ("rows.py", ROW_TILES), ("host.py", HOST_AND_ATOMICS),
+                       ("ema.py", RECURRENCE)):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -139,7 +166,7 @@ def test_host_fill_launch_loop_and_funnelled_atomics(task, cache, monkeypatch):
     found = _families(task, "host.py", cache, monkeypatch)
     assert {"allocate-empty-output", "one-launch-over-grid",
             "tree-reduction-not-atomics"} <= set(found)
-    assert found["one-launch-over-grid"].evidence["facts"]["launches"] == 64
+    assert found["one-launch-over-grid"].evidence["facts"]["launches"] == 1024
     # the fixes' shape: the row-tiled twin has none of these costs
     assert not {"allocate-empty-output", "one-launch-over-grid",
                 "tree-reduction-not-atomics"} & set(_families(task, "rows.py", cache, monkeypatch))
@@ -156,6 +183,18 @@ def test_ladder_adds_trace_findings_beside_the_patterns(task, cache, monkeypatch
     off = tier1(make_context(resolve_target(str(task), str(task / "walk.py")), "cuda",
                              Options(max_tier=1, size="small")))
     assert not [f for f in off.findings if f.kind == "trace"]
+
+
+def test_a_scalar_recurrence_is_named_over_the_narrow_loads_the_ir_confirms(task, cache, monkeypatch):
+    assert "use-associative-scan" in _families(task, "ema.py", cache, monkeypatch)
+    d = diagnose(make_context(resolve_target(str(task), str(task / "ema.py")), "cuda",
+                              Options(max_tier=3, size="small", trace=True)))
+    assert d.verdict == "concluded" and d.conclusion.rewrite_family == "use-associative-scan"
+    assert "CPU trace" in d.reason and not problems(d.to_dict())
+    # without the trace the same ladder names the effect it sees in the IR
+    plain = diagnose(make_context(resolve_target(str(task), str(task / "ema.py")), "cuda",
+                                  Options(max_tier=3, size="small")))
+    assert plain.conclusion is None or plain.conclusion.rewrite_family != "use-associative-scan"
 
 
 def test_a_launcher_that_raises_is_one_sentence_and_no_findings(tmp_path):

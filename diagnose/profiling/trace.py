@@ -197,6 +197,7 @@ def trace_findings(report: dict, kernel: Path) -> list[Finding]:
     found += _dot_findings(report, rows, path)
     found += _idle_lane_findings(rows, total, path)
     found += _note_findings(report, path)
+    found += _walk_findings(report, rows, total, path)
     best: dict[str, Finding] = {}
     for f in found:
         if f.rewrite_family not in best or f.confidence > best[f.rewrite_family].confidence:
@@ -226,11 +227,12 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str) ->
     for index, launch in enumerate(report.get("launches") or []):
         programs = _programs(launch)
         share = sum(r["sector_bytes"] for r in rows if r["launch"] == index) / total
+        idle = share * (1 - programs / SM_COUNT)  # the machine the grid leaves idle, weighed
         if programs < SM_COUNT and share >= 0.5 and launch.get("grid"):
             found.append(_finding(
                 "cuda-small-grid-underfill", "split-work-across-programs",
                 f"Traced on the CPU, {launch['kernel']} runs {programs} program(s) on a "
-                f"{SM_COUNT}-SM GPU while it moves {share:.0%} of the traffic.", share, None, path,
+                f"{SM_COUNT}-SM GPU while it moves {share:.0%} of the traffic.", idle, None, path,
                 {"kernel": launch["kernel"], "programs": programs}))
     return found
 
@@ -274,20 +276,22 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
     """Buffers one launch stores and a later launch loads back: intermediates through memory.
     When every producing launch does nothing but change the element width of one buffer, they
     are casts the consumer could do as it loads (or the producer as it stores)."""
-    trips, producers = [], set()
+    trips, producers, moved = [], set(), 0.0
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
                    and _overlaps(_span(r), _span(store))]
-        if readers:
+        if readers:  # written once and read back once: what one launch would not move
             trips += [store, *readers]
             producers.add(store["launch"])
+            moved += 2 * store["sector_bytes"]
     loads = [r for r in rows if r["op"] == "load" and max(r["shape"] or [1]) > 1]
     for r in loads:  # the same input read again by a later launch: a second pass over memory
         again = [o for o in loads if o["launch"] > r["launch"] and _span(o) == _span(r)]
         if again:
             trips += [r, *again]
             producers.add(r["launch"])
-    share = sum(r["sector_bytes"] for r in {id(r): r for r in trips}.values()) / total
+            moved += sum(min(o["sector_bytes"], r["sector_bytes"]) for o in again)
+    share = min(moved / total, 1.0)
     if not trips or share < 0.2:
         return []
     first = trips[0]
@@ -434,3 +438,39 @@ def _shape(detail: str) -> list[int]:
         return json.loads(detail.split("->")[0])
     except (ValueError, IndexError):
         return []
+
+
+SERIAL_STEPS = 64  # one-element accesses a program repeats this often walk a sequence
+SHARED_STEPS = 16  # a table every program loads whole, in this many steps or more, is scanned
+
+
+def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Two ways a program walks memory in a loop: one element per step with a store per step
+    (a recurrence carried in a scalar), and a table every sampled program reads whole, step by
+    step (a linear search where the table is sorted, or any lookup done by scanning)."""
+    found = []
+    for launch in {r["launch"] for r in rows}:
+        mine = [r for r in rows if r["launch"] == launch]
+        scalar = [r for r in mine if r["lanes"] <= sum(r["execs"]) and min(r["execs"]) >= SERIAL_STEPS]
+        if any(r["op"] == "load" for r in scalar) and any(r["op"] == "store" for r in scalar):
+            share = sum(r["sector_bytes"] for r in scalar) / total
+            if share >= 0.5:
+                steps = min(min(r["execs"]) for r in scalar)
+                found.append(_finding(
+                    "common-serial-recurrence", "use-associative-scan",
+                    f"Traced on the CPU, each program of {scalar[0]['kernel']} loads and stores one "
+                    f"element per step for {steps:,} steps (lines "
+                    f"{', '.join(str(r['line']) for r in scalar)}): a recurrence carried in a scalar, "
+                    "one dependent step at a time.", share, scalar[0], path, {"steps": steps}))
+        for r in mine:
+            spans = [tuple(s) for s in r.get("spans") or [] if s and s[0] is not None]
+            share = r["sector_bytes"] / total
+            if (r["op"] == "load" and len(spans) >= 3 and len(set(spans)) == 1
+                    and min(r["execs"]) >= SHARED_STEPS and share >= 0.5):
+                found.append(_finding(
+                    "common-linear-table-scan", "binary-search-sorted-bounds",
+                    f"Traced on the CPU, every sampled program of {r['kernel']} loads the same "
+                    f"{max(r['unique_bytes']):,} bytes at line {r['line']} in {min(r['execs'])} steps: "
+                    f"a table scanned whole per program, {share:.0%} of the traffic.", share, r, path,
+                    {"steps": min(r["execs"]), "table_bytes": max(r["unique_bytes"])}))
+    return found
