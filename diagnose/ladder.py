@@ -452,6 +452,15 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
 
 
 TRACE_OUTWEIGHS = 0.5  # a trace finding explaining at least this share of the kernel's traffic
+# Families that name one mechanism at different depths: the trace measures the mechanism (an
+# intermediate through memory, atomics on few words), the source idiom says which form it has
+# (a cast-only launch, a scatter of counts), so within a group a confirmed idiom stands.
+KINDRED_FAMILIES = (
+    frozenset({"fuse-launches", "cast-inside-kernel", "one-launch-over-grid", "drop-host-copies",
+               "allocate-empty-output", "avoid-host-sync", "compute-stats-once"}),
+    frozenset({"tree-reduction-not-atomics", "aggregate-before-atomics", "segment-reduce-sorted-keys",
+               "drop-split-k", "keep-accumulator-in-registers"}),
+)
 
 
 def _traced_elsewhere(ctx: Context, hypothesis: Finding) -> Finding | None:
@@ -462,7 +471,9 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding) -> Finding | None:
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
     if any(f.rewrite_family == hypothesis.rewrite_family for f in traced):
         return None
-    heavy = [f for f in traced if f.evidence.get("share", 0.0) >= TRACE_OUTWEIGHS]
+    kin = next((g for g in KINDRED_FAMILIES if hypothesis.rewrite_family in g), frozenset())
+    heavy = [f for f in traced if f.evidence.get("share", 0.0) >= TRACE_OUTWEIGHS
+             and f.rewrite_family not in kin]
     return max(heavy, key=lambda f: f.confidence, default=None)
 
 

@@ -4,7 +4,8 @@ Every finding carries `confidence`: how sure its tier is that the finding's rewr
 the cause. Findings of different tiers are independent looks at the kernel (the source, the
 timings, the IR, the compiler's source), so agreement between tiers reinforces: a family's
 score is the noisy-OR of its best confidence in each tier, 1 - prod(1 - c_tier). Repeats within
-one tier (the same card matched on two kernels, two sizes of one bench) do not add up. An IR
+one tier (the same card matched on two kernels, two sizes of one bench) do not add up; tier 1's
+CPU trace (findings of kind "trace", key "1-trace") is a look of its own beside tier 1's reading. An IR
 symptom counts in proportion to its cost weight: a cheap one is a certain fact about little time.
 An IR symptom with several possible causes (`explains_families`) lends each of them an equal
 share of that support: the fact is observed even when the cause is not yet known.
@@ -77,10 +78,16 @@ def _supports(finding: Finding) -> list[tuple[str, float, str]]:
     return [(family, share, "") for family in families]
 
 
+def _look(finding: Finding, tier: int) -> str:
+    """The independent look a finding comes from: its tier, and tier 1's run apart from its
+    reading (the CPU trace measures what the source only suggests)."""
+    return f"{tier}-trace" if finding.kind == "trace" else str(tier)
+
+
 def rank(tiers: list[TierResult]) -> list[Candidate]:
     """Rewrite families of all findings, best supported first: families with specific support
     before those only fallbacks support, then by score (ties: the higher tier)."""
-    best: dict[str, dict[int, tuple[float, str]]] = {}
+    best: dict[str, dict[str, tuple[float, str]]] = {}
     specific = {family for tier in tiers for f in tier.findings if not is_fallback(f)
                 for family, _, _ in _supports(f)}
     for tier in tiers:
@@ -89,15 +96,16 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
                 if is_fallback(f) and family in specific:
                     continue  # a default guess adds nothing to a family the evidence names
                 seen = best.setdefault(family, {})
-                if confidence > seen.get(tier.tier, (-1.0, ""))[0]:
-                    seen[tier.tier] = (confidence, card)
+                look = _look(f, tier.tier)
+                if confidence > seen.get(look, (-1.0, ""))[0]:
+                    seen[look] = (confidence, card)
     ranked = []
-    for family, per_tier in best.items():
+    for family, per_look in best.items():
         miss = 1.0
-        for confidence, _ in per_tier.values():
+        for confidence, _ in per_look.values():
             miss *= 1.0 - min(max(confidence, 0.0), 1.0)
-        cards = [card for _, card in sorted(per_tier.values(), reverse=True) if card]
+        cards = [card for _, card in sorted(per_look.values(), reverse=True) if card]
         ranked.append(Candidate(family, round(1.0 - miss, 3), cards[0] if cards else "",
-                                {str(t): round(c, 3) for t, (c, _) in sorted(per_tier.items())}))
+                                {t: round(c, 3) for t, (c, _) in sorted(per_look.items())}))
     return sorted(ranked, key=lambda c: (c.rewrite_family not in specific, -c.score,
-                                         -max(int(t) for t in c.by_tier)))
+                                         -max(int(t.split("-")[0]) for t in c.by_tier)))

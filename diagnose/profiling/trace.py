@@ -273,20 +273,24 @@ def _reread_findings(rows: list[dict], total: float, path: str) -> list[Finding]
 
 
 def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
-    """Buffers one launch stores and a later launch loads back: intermediates through memory.
-    When every producing launch does nothing but change the element width of one buffer, they
-    are casts the consumer could do as it loads (or the producer as it stores)."""
-    trips, producers, moved = [], set(), 0.0
+    """Buffers one launch stores and a later launch of another kernel loads back, or inputs it
+    reads again: passes through memory one launch would not make (repeats of one kernel are the
+    launch-loop finding's). (Whether a producer only casts is
+    not visible in its addresses; the host's casts are read from its torch ops instead.)"""
+    trips, producers, moved, seen = [], set(), 0.0, set()
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
-                   and _overlaps(_span(r), _span(store))]
-        if readers:  # written once and read back once: what one launch would not move
+                   and r["kernel"] != store["kernel"] and _overlaps(_span(r), _span(store))]
+        key = (store["kernel"], store["line"], _span(store))
+        if readers and key not in seen:  # written once and read back once: one launch's bytes
+            seen.add(key)
             trips += [store, *readers]
             producers.add(store["launch"])
-            moved += 2 * store["sector_bytes"]
+            moved += 2 * store["sector_bytes"] / max(store.get("repeats", 1), 1)
     loads = [r for r in rows if r["op"] == "load" and max(r["shape"] or [1]) > 1]
     for r in loads:  # the same input read again by a later launch: a second pass over memory
-        again = [o for o in loads if o["launch"] > r["launch"] and _span(o) == _span(r)]
+        again = [o for o in loads if o["launch"] > r["launch"] and o["kernel"] != r["kernel"]
+                 and _span(o) == _span(r)]
         if again:
             trips += [r, *again]
             producers.add(r["launch"])
@@ -296,18 +300,6 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         return []
     first = trips[0]
     kernels = sorted({r["kernel"] for r in rows if r["launch"] in producers})
-
-    def casts(launch: int) -> bool:
-        own = [r for r in rows if r["launch"] == launch]
-        return (len(own) == 2 and {r["op"] for r in own} == {"load", "store"}
-                and len({r["elem_bytes"] for r in own}) == 2)
-
-    if all(casts(launch) for launch in producers):
-        return [_finding(
-            "common-host-casts", "cast-inside-kernel",
-            f"Traced on the CPU, {', '.join(kernels)} only convert(s) a buffer's element type and "
-            f"a later launch reads the result back: {share:.0%} of the traffic is that round trip.",
-            share, first, path, {"kernels": kernels})]
     return [_finding(
         "common-unfused-launches", "fuse-launches",
         f"Traced on the CPU, {', '.join(kernels)} store(s) or read(s) what a later launch loads "
@@ -413,9 +405,9 @@ def _note_findings(report: dict, path: str) -> list[Finding]:
     by_line: dict[tuple, list[dict]] = {}
     for note in report.get("notes") or []:
         by_line.setdefault((note["launch"], note["file"], note["line"], note["kind"]), []).append(note)
-    for (_, _, line, kind), notes in by_line.items():
+    for (launch, _, line, kind), notes in by_line.items():
         where = {"function": notes[0]["function"], "line": line}
-        if kind == "broadcast":
+        if kind == "broadcast" and not _has_dot(report, launch):  # a dot kernel's rank-3 index math
             ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
             if len({o for o in ones if o}) >= 2:
                 found.append(_finding(
