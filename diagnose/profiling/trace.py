@@ -436,6 +436,13 @@ SERIAL_STEPS = 64  # one-element accesses a program repeats this often walk a se
 SHARED_STEPS = 16  # a table every program loads whole, in this many steps or more, is scanned
 
 
+def _serial_step(r: dict) -> bool:
+    """An access a loop repeats one element (or a few) at a time: a walk along a sequence.
+    (A wider tile that each step moves further than its width is left out: a time step down an
+    outer axis and a grid-stride loop leave the same addresses; only the carried value differs.)"""
+    return r["lanes"] / max(sum(r["execs"]), 1) <= 16
+
+
 def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
     """Two ways a program walks memory in a loop: one element per step with a store per step
     (a recurrence carried in a scalar), and a table every sampled program reads whole, step by
@@ -443,7 +450,7 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
     found = []
     for launch in {r["launch"] for r in rows}:
         mine = [r for r in rows if r["launch"] == launch]
-        scalar = [r for r in mine if r["lanes"] <= sum(r["execs"]) and min(r["execs"]) >= SERIAL_STEPS]
+        scalar = [r for r in mine if min(r["execs"]) >= SERIAL_STEPS and _serial_step(r)]
         if any(r["op"] == "load" for r in scalar) and any(r["op"] == "store" for r in scalar):
             share = sum(r["sector_bytes"] for r in scalar) / total
             if share >= 0.5:
