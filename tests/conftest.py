@@ -16,6 +16,18 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """One IR capture cache for the whole run (diagnose/ir/cache.py, keyed by the kernel's and the
+    capture code's content): a kernel that several tests diagnose, in-process or through the CLI,
+    is compiled once. Set before xdist starts its workers, so they and every subprocess share it;
+    a run's own folder, so nothing a past run (or another Triton) captured is ever read."""
+    if hasattr(config, "workerinput") or "PASSWISE_CAPTURE_CACHE" in os.environ:  # "": off
+        return
+    folder = tempfile.mkdtemp(prefix="passwise-captures-")
+    os.environ["PASSWISE_CAPTURE_CACHE"] = folder
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+
+
 @pytest.fixture(scope="session")
 def embedder():
     from kb.embed import Embedder

@@ -286,6 +286,7 @@ def test_capture_cache_reuses_a_capture_until_the_kernel_changes(tmp_path, monke
         calls.append(1)
         return IRCapture("cuda", "sm_90", str(kernel), launch_counts={"k": len(calls)})
 
+    monkeypatch.delenv("PASSWISE_CAPTURE_CACHE", raising=False)  # the suite's own (conftest)
     assert cached([kernel], "large", "cuda", capture).launch_counts == {"k": 1}  # no cache set
     monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
     first = cached([kernel], "large", "cuda", capture)

@@ -44,5 +44,7 @@ def cached(parts: list[Path | None], size: str, backend: str,
         return capture_from_json(entry.read_text())
     result = capture()
     entry.parent.mkdir(parents=True, exist_ok=True)
-    entry.write_text(to_json(result))
+    partial = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
+    partial.write_text(to_json(result))
+    os.replace(partial, entry)  # a reader in another process never sees half an entry
     return result

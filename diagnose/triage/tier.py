@@ -4,6 +4,8 @@ static detectors its pattern cards name, and turn their matches into findings.""
 from __future__ import annotations
 
 import ast
+import copy
+import functools
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -63,16 +65,23 @@ _REQUIRED = ("id", "backend", "title", "symptom", "detector", "rewrite_family",
              "before", "after")
 
 
+@functools.lru_cache(maxsize=512)
+def _toml(text: str) -> dict:
+    """A card's parsed text, kept by content: every triage reads every card, and parsing them
+    all costs more than the detectors on a small kernel."""
+    return tomllib.loads(text)
+
+
 def _card_from(path: Path) -> PatternCard:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _toml(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise TriageError(f"Pattern card {path} is not valid TOML ({exc}); fix the file.") from None
     missing = [key for key in _REQUIRED if key not in data]
     if missing:
         raise TriageError(f"Pattern card {path} lacks {', '.join(missing)}; add the fields.")
     docs = [DocRef(d["repo"], d["path"], d.get("note", "")) for d in data["docs"]]
-    fields = {key: data[key] for key in _REQUIRED if key != "docs"}
+    fields = {key: copy.copy(data[key]) for key in _REQUIRED if key != "docs"}  # the cache's own
     return PatternCard(**fields, docs=docs, source=path)
 
 

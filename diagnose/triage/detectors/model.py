@@ -107,6 +107,10 @@ class KernelModule:
     # What a launch really used, per kernel (constexprs, num_warps, num_stages, programs), when
     # tier 3 captured it: fills in values the host code computes from runtime sizes.
     resolved: dict[str, dict[str, int]] = field(default_factory=dict)
+    # function_env's answers, by (function node, line, depth): every detector asks for the same
+    # launches' constants, and each answer walks the whole host code (and its callers') again.
+    envs: dict[tuple[int, int, int], dict[str, int | str]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def snippet(self, node: ast.AST) -> str:
         line = getattr(node, "lineno", 0)
@@ -924,6 +928,14 @@ CALLER_DEPTH = 3  # how many host-function calls a launch value is followed thro
 def function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
                  depth: int = CALLER_DEPTH) -> dict[str, int | str]:
     """Integer (or POW2_UNKNOWN) values of names in `fn` just before `line`."""
+    key = (id(fn), line, depth)  # fn lives as long as module.tree, so its id stays its own
+    if key not in module.envs:
+        module.envs[key] = _function_env(module, fn, line, depth)
+    return dict(module.envs[key])
+
+
+def _function_env(module: KernelModule, fn: ast.FunctionDef, line: int,
+                  depth: int) -> dict[str, int | str]:
     env: dict[str, int | str] = dict(module.constants)
     env.update(_attribute_values(module, fn, depth))
     env.update(_parameter_values(module, fn, depth))
