@@ -12,13 +12,21 @@ names the families whose mechanism that traffic shows:
                     bytes need                              -> coalesce-contiguous-axis
     atomic-funnel   atomics whose lanes share few addresses -> tree-reduction-not-atomics
     atomic-scatter  one atomic per element over many addresses -> aggregate-before-atomics
-    underfill       fewer programs than SMs moving most bytes -> split-work-across-programs
-    launch-loop     one kernel launched >= 8 times by one call -> one-launch-over-grid
-    reread          a program reading the same bytes >= 2x through different lines
-                                                            -> compute-stats-once
+    split-k         atomics in a launch with a tl.dot        -> drop-split-k
     global-rmw      a load and a store of the same addresses every loop step
                                                             -> keep-accumulator-in-registers
-    idle-lanes      most lanes of the traffic masked off     -> block-size-tuning
+    underfill       fewer programs than SMs moving most bytes -> split-work-across-programs
+    launch-loop     one kernel launched >= 8 times by one call -> one-launch-over-grid
+    round trip      a later launch of another kernel loading what an earlier one stored or
+                    loaded                                  -> fuse-launches
+    reread          a program reading the same span through two lines -> compute-stats-once
+    idle-lanes      most lanes of the traffic masked off     -> block-size-tuning / skip-masked-tiles
+    host            fills the kernels only store over, copies and casts, read-backs
+                    -> allocate-empty-output, drop-host-copies / cast-inside-kernel, avoid-host-sync
+    operands        an fp32 tl.dot fed by 16-bit loads; a rank-3 broadcast pair; a cast to fp64
+                    -> lower-precision-dot, use-dot-for-broadcast-sum, lower-precision-math
+    walks           one-element loads and stores repeated per program; a table every program
+                    loads whole, step by step   -> use-associative-scan, binary-search-sorted-bounds
 
 The estimates are the traced size's bytes (sectors x 32 B), not times: each hypothesis carries
 its share of the launch's sector traffic, and its confidence grows with that share.
@@ -132,14 +140,10 @@ def _finding(card: str, family: str, message: str, share: float, row: dict | Non
     if row is not None:
         location.update({"function": row.get("function"), "line": row.get("line")})
     confidence = round(BASE_CONFIDENCE + SHARE_CONFIDENCE * min(max(share, 0.0), 1.0), 3)
-    return Finding(tier=1, kind="pattern", card_id=card, rewrite_family=family, message=message,
+    return Finding(tier=1, kind="trace", card_id=card, rewrite_family=family, message=message,
                    confidence=confidence, location=location,
                    evidence={"traced": True, "share": round(share, 3), "facts": facts},
                    evidence_needed=[])
-
-
-def _in_kernel_file(row: dict, kernel: Path) -> bool:
-    return str(row.get("file")) == str(kernel)
 
 
 def trace_findings(report: dict, kernel: Path) -> list[Finding]:
