@@ -90,7 +90,9 @@ def run_trace(task_dir: Path, kernel: Path, size: str = "large", timeout: float 
         report = json.loads(out.read_text())
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps(report))
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(report))
+        os.replace(partial, cached)  # as the capture cache: a reader never sees half an entry
     return report
 
 

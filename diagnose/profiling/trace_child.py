@@ -320,18 +320,18 @@ def summarise(tracer: Tracer) -> list[dict]:
         addr0, on0 = first["kept"][0]
         sectors = ideal = 0
         unique_bytes, requested, spans = [], [], []
-        for prog in progs.values():
-            seen = set()
+        touched: dict[tuple, set] = {}  # per sampled program: the active addresses it touched
+        for key, prog in progs.items():
+            seen = touched[key] = set()
             req = 0
             lo, hi = None, None
             for addr, on in prog["kept"]:
-                live = addr.reshape(-1)[on.reshape(-1)]
-                if live.size:
-                    lo = int(live.min()) if lo is None else min(lo, int(live.min()))
-                    hi = int(live.max()) if hi is None else max(hi, int(live.max()))
+                active = addr.reshape(-1)[on.reshape(-1)]
+                if active.size:
+                    lo = int(active.min()) if lo is None else min(lo, int(active.min()))
+                    hi = int(active.max()) if hi is None else max(hi, int(active.max()))
                 t, i = _sectors(addr, on, elem)
                 sectors, ideal = sectors + t, ideal + i
-                active = addr.reshape(-1)[on.reshape(-1)]
                 req += int(active.size) * elem
                 seen.update(np.unique(active).tolist())
             unique_bytes.append(len(seen) * elem)
@@ -339,13 +339,11 @@ def summarise(tracer: Tracer) -> list[dict]:
             spans.append([lo, hi])
         active0 = addr0.reshape(-1)[on0.reshape(-1)]
         overlap = {}
+        base = touched.get((0, 0, 0))
         for axis in range(3):
             nxt = tuple(1 if i == axis else 0 for i in range(3))
-            if (0, 0, 0) in progs and nxt in progs:
-                a = {int(x) for addr, on in progs[(0, 0, 0)]["kept"] for x in addr.reshape(-1)[on.reshape(-1)]}
-                b = {int(x) for addr, on in progs[nxt]["kept"] for x in addr.reshape(-1)[on.reshape(-1)]}
-                if a:
-                    overlap[str(axis)] = round(len(a & b) / len(a), 3)
+            if base and nxt in touched:
+                overlap[str(axis)] = round(len(base & touched[nxt]) / len(base), 3)
         strides = _axis_strides(addr0, on0, elem) if addr0.ndim else []
         out.append({
             "launch": launch, "kernel": tracer.launches[launch]["kernel"] if launch < len(tracer.launches) else "?",
