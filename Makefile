@@ -11,8 +11,8 @@ install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[cpu,test]'
+	$(PY) -m pip install --quiet --no-cache-dir --upgrade pip
+	$(PY) -m pip install --quiet --no-cache-dir -e '.[cpu,test]'
 	touch $@
 
 # The main job on the embedded default: index the offline corpus, answer a question with cited
