@@ -40,7 +40,7 @@ from diagnose.triage import PatternCard, TriageError, load_cards, triage
 from diagnose.triage.detectors.launch import partials_params
 from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
-from diagnose.weigh import rank
+from diagnose.weigh import REFINED_BY_TRACE, rank
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
               4: "compiler-source escalation"}
@@ -437,6 +437,13 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
+    refined = _refined_by_trace(ctx, hypothesis)
+    if refined is not None:
+        return Decision(stop=True, verdict="concluded",
+                        reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
+                               f"{hypothesis.card_id} ({_head(fact.message)}...), and the CPU trace "
+                               f"measured which form it takes: {refined.message}",
+                        conclusion=_alone(ctx, ctx.tier(1), refined))
     traced = _traced_elsewhere(ctx, hypothesis)
     if traced is not None:
         return Decision(stop=True, verdict="concluded",
@@ -460,6 +467,15 @@ KINDRED_FAMILIES = (
     frozenset({"tree-reduction-not-atomics", "aggregate-before-atomics", "segment-reduce-sorted-keys",
                "drop-split-k", "keep-accumulator-in-registers"}),
 )
+
+
+def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
+    """A trace finding whose family refines the confirmed hypothesis' family (REFINED_BY_TRACE)."""
+    first = ctx.tier(1)
+    traced = [f for f in first.findings if f.kind == "trace"] if first else []
+    return max((f for f in traced
+                if hypothesis.rewrite_family in REFINED_BY_TRACE.get(f.rewrite_family, ())),
+               key=lambda f: f.confidence, default=None)
 
 
 def _traced_elsewhere(ctx: Context, hypothesis: Finding) -> Finding | None:

@@ -78,6 +78,14 @@ def _supports(finding: Finding) -> list[tuple[str, float, str]]:
     return [(family, share, "") for family in families]
 
 
+# A family the CPU trace measures that says which form a source idiom's mechanism takes, where the
+# source cannot: atomics at loaded indices (aggregate first, or a tree) whose keys the run read in
+# sorted runs are a segment reduction. The refining family inherits the refined one's support.
+REFINED_BY_TRACE = {
+    "segment-reduce-sorted-keys": frozenset({"aggregate-before-atomics", "tree-reduction-not-atomics"}),
+}
+
+
 def _look(finding: Finding, tier: int) -> str:
     """The independent look a finding comes from: its tier, and tier 1's run apart from its
     reading (the CPU trace measures what the source only suggests)."""
@@ -99,6 +107,15 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
                 look = _look(f, tier.tier)
                 if confidence > seen.get(look, (-1.0, ""))[0]:
                     seen[look] = (confidence, card)
+    for family, refined in REFINED_BY_TRACE.items():
+        own = best.get(family, {})
+        if not any(look.endswith("-trace") for look in own):
+            continue
+        card = next(card for _, card in own.values())
+        for other in refined & best.keys():
+            for look, (confidence, _) in best[other].items():
+                if confidence > own.get(look, (-1.0, ""))[0]:
+                    own[look] = (confidence, card)
     ranked = []
     for family, per_look in best.items():
         miss = 1.0

@@ -12,6 +12,8 @@ names the families whose mechanism that traffic shows:
                     bytes need                              -> coalesce-contiguous-axis
     atomic-funnel   atomics whose lanes share few addresses -> tree-reduction-not-atomics
     atomic-scatter  one atomic per element over many addresses -> aggregate-before-atomics
+    sorted keys     atomics addressed through an integer load whose values come sorted, in runs
+                                                            -> segment-reduce-sorted-keys
     split-k         atomics in a launch with a tl.dot        -> drop-split-k
     global-rmw      a load and a store of the same addresses every loop step
                                                             -> keep-accumulator-in-registers
@@ -176,7 +178,17 @@ def trace_findings(report: dict, kernel: Path) -> list[Finding]:
             lanes = max(row["active"] / max(sum(row["execs"]), 1), 1.0)
             atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
                        * row["repeats"])
-            if atomics >= 4096 and row["distinct_in_exec"] * 8 <= lanes:
+            keys = _sorted_keys(rows, row["launch"])
+            if atomics >= 4096 and keys is not None:
+                found.append(_finding(
+                    "common-sorted-key-atomics", "segment-reduce-sorted-keys",
+                    f"Traced on the CPU, the atomic at {where} is addressed through keys that "
+                    f"line {keys['line']} reads in sorted order, about {keys['keys']['mean_run']:.0f} "
+                    f"per distinct key: about {atomics:,.0f} atomics over the grid add runs that "
+                    "already sit together.", max(share, 0.7), row, path,
+                    {"atomics": int(atomics), "key_line": keys["line"],
+                     "mean_run": keys["keys"]["mean_run"]}))
+            elif atomics >= 4096 and row["distinct_in_exec"] * 8 <= lanes:
                 found.append(_finding(
                     "cuda-atomic-reduction", "tree-reduction-not-atomics",
                     f"Traced on the CPU, the atomic at {where} sends {lanes:.0f} lanes to "
@@ -209,6 +221,17 @@ def trace_findings(report: dict, kernel: Path) -> list[Finding]:
         if f.rewrite_family not in best or f.confidence > best[f.rewrite_family].confidence:
             best[f.rewrite_family] = f
     return sorted(best.values(), key=lambda f: -f.confidence)
+
+
+def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
+    """The integer load of `launch` that reads sorted keys with runs (every checked execution
+    non-decreasing, at least two addresses per distinct key on average), if there is one."""
+    for r in rows:
+        k = r.get("keys")
+        if (r["launch"] == launch and r["op"] == "load" and k and k["execs"] >= 2
+                and k["sorted"] == k["execs"] and k["mean_run"] >= 2):
+            return r
+    return None
 
 
 def _has_dot(report: dict, launch: int) -> bool:

@@ -25,7 +25,9 @@ from pathlib import Path
 #  "accesses": [{"launch", "kernel", "file", "line", "function", "op", "elem_bytes", "shape",
 #                "execs": [per sampled program], "lanes", "active", "sectors", "ideal_sectors",
 #                "unit_axis", "strides", "affine", "uniform", "unique_bytes", "requested_bytes",
-#                "overlap_next": {axis: fraction}, "atomic_distinct"}],
+#                "overlap_next": {axis: fraction}, "atomic_distinct",
+#                "keys": {"execs", "sorted", "mean_run"} (integer loads only: are the values read,
+#                        one per address in lane order, non-decreasing, and how long their runs)}],
 #  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
 #  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
 #             "function", "count"}],
@@ -36,6 +38,7 @@ WARP_LANES = 32
 MAX_KEPT_EXECS = 64  # per (program, access): executions whose addresses are kept for overlap
 PROGRAM_SECONDS = 4.0  # one sampled program runs at most this long, then it is cut short
 MAX_TRACED_LAUNCHES = 3  # of one kernel: later launches are counted, not traced
+MAX_KEY_EXECS = 8  # per (program, integer load): executions whose values are checked for order
 
 
 class _CutShort(Exception):
@@ -115,6 +118,31 @@ class Tracer:
         if len(prog["kept"]) < MAX_KEPT_EXECS:
             prog["kept"].append((addr.copy(), on.copy()))
 
+    def key_values(self, ptrs, mask, values) -> None:
+        """For an integer load just recorded: are the values it read, one per distinct address in
+        lane order, non-decreasing (sorted keys), and how many addresses share each value (runs)."""
+        if self.program is None:
+            return
+        import numpy as np
+
+        vals = np.asarray(values)
+        if not np.issubdtype(vals.dtype, np.integer) or vals.size < 4:
+            return
+        file, line, _function = self._site()
+        rec = self.records.get((len(self.launches) - 1, file, line, "load"))
+        prog = rec and rec["per_program"].get(self.program)
+        if not prog or len(prog.setdefault("keys", [])) >= MAX_KEY_EXECS:
+            return
+        addr = np.asarray(ptrs, dtype=np.uint64).reshape(-1)
+        on = np.broadcast_to(np.asarray(mask, dtype=bool), np.shape(ptrs)).reshape(-1) \
+            if mask is not None else np.ones(addr.shape, dtype=bool)
+        addr, vals = addr[on], np.broadcast_to(vals, np.shape(ptrs)).reshape(-1)[on]
+        _, first = np.unique(addr, return_index=True)
+        keys = vals[np.sort(first)].astype(np.int64)  # one value per address, in lane order
+        if keys.size >= 4:
+            prog["keys"].append((bool(np.all(np.diff(keys) >= 0)), int(keys.size),
+                                 int(np.unique(keys).size)))
+
 
 def _dot_summary(tracer: Tracer) -> list[dict]:
     return [{"launch": k[0], "file": k[1], "line": k[2], "function": v["function"], "a": k[3], "b": k[4],
@@ -140,7 +168,9 @@ def _install(tracer: Tracer) -> None:
 
     def masked_load(self, ptrs, mask, *args, **kwargs):
         tracer.access("load", ptrs.data, mask.data, element_bytes(ptrs))
-        return load(self, ptrs, mask, *args, **kwargs)
+        out = load(self, ptrs, mask, *args, **kwargs)
+        tracer.key_values(ptrs.data, mask.data, out.data)
+        return out
 
     def masked_store(self, ptrs, value, mask, *args, **kwargs):
         tracer.access("store", ptrs.data, mask.data, element_bytes(ptrs))
@@ -308,6 +338,16 @@ def _sectors(addr, on, elem: int) -> tuple[int, int]:
     return touched, ideal
 
 
+def _key_order(progs: dict) -> dict | None:
+    """Over the sampled programs' checked executions of an integer load: how many read sorted
+    keys, and the mean number of addresses per distinct key (1: no repeats)."""
+    checked = [k for p in progs.values() for k in p.get("keys", [])]
+    if not checked:
+        return None
+    return {"execs": len(checked), "sorted": sum(1 for s, _n, _d in checked if s),
+            "mean_run": round(sum(n for _s, n, _d in checked) / max(sum(d for _s, _n, d in checked), 1), 2)}
+
+
 def summarise(tracer: Tracer) -> list[dict]:
     import numpy as np
 
@@ -362,6 +402,7 @@ def summarise(tracer: Tracer) -> list[dict]:
             "overlap_next": overlap,
             "spans": spans,  # per sampled program: lowest and highest active address
             "idle_execs": [p.get("idle_execs", 0) for p in progs.values()],
+            "keys": _key_order(progs),
         })
     return out
 
