@@ -49,7 +49,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
 # unit-stride axis, a hint widens the access; with a strided one, no hint can.
 MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-pointer": ("cuda-scalar-element-loop",),
-    "tile-within-threads": ("common-block-size", "cuda-num-warps-exceed-tile"),
+    "tile-within-threads": ("common-row-per-program", "common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
     "atomic-accumulate": ("common-scatter-atomics", "cuda-split-k-atomics",

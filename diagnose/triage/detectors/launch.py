@@ -143,23 +143,72 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 "falls back to the older mma path with more, smaller programs.",
                 ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
                 dot_rows=small_dot))
-        tile = [values.get(n) for n in extents]
-        if tile and all(isinstance(v, int) for v in tile):
-            elements = 1
-            for v in tile:
-                elements *= v  # type: ignore[operator]
-            warps = launch_value(module, launch, "num_warps")
-            threads = 32 * (warps if isinstance(warps, int) else 4)
-            if elements < 128 or elements <= threads:
-                matches.append(_launch_match(
-                    module, launch, "block-size", 0.7 if elements < 32 else 0.6,
-                    f"`{launch.kernel}` is launched with a {elements}-element tile "
-                    f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) for "
-                    f"{threads} threads: at most one element per thread, too small to keep the "
-                    "lanes busy or to vectorise a single access.",
-                    ["profile: achieved bandwidth far below peak at the large size",
-                     "profile: programs launched far exceed the SM/core count"],
-                    tile_elements=elements))
+        small = _small_tile(module, launch, extents, values)
+        if small is not None and not (backend == "cuda" and reduces_one_tile(kernel)):
+            elements, threads = small
+            matches.append(_launch_match(
+                module, launch, "block-size", 0.7 if elements < 32 else 0.6,
+                f"`{launch.kernel}` is launched with a {elements}-element tile "
+                f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) for "
+                f"{threads} threads: at most one element per thread, too small to keep the "
+                "lanes busy or to vectorise a single access.",
+                ["profile: achieved bandwidth far below peak at the large size",
+                 "profile: programs launched far exceed the SM/core count"],
+                tile_elements=elements))
+    return matches
+
+
+def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
+                values: dict[str, int | str]) -> tuple[int, int] | None:
+    """(elements, threads) when the launch's tile resolves to under 128 elements or to no more
+    elements than threads (one element per thread at most)."""
+    tile = [values.get(n) for n in extents]
+    if not tile or not all(isinstance(v, int) for v in tile):
+        return None
+    elements = 1
+    for v in tile:
+        elements *= v  # type: ignore[operator]
+    warps = launch_value(module, launch, "num_warps")
+    threads = 32 * (warps if isinstance(warps, int) else 4)
+    return (elements, threads) if elements < 128 or elements <= threads else None
+
+
+REDUCTIONS = ("sum", "max", "min", "reduce", "argmax", "argmin", "xor_sum")
+
+
+def reduces_one_tile(kernel: JitKernel) -> bool:
+    """The kernel reduces its tile (a tl.sum / max / min / reduce) with no loop in it: each
+    program's tile is one reduction unit (a row, a group, a head), so it cannot simply grow."""
+    loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
+    return not loops and any(dotted(c.func).startswith(("tl.", "triton.language."))
+                             for c in kernel.calls(*REDUCTIONS))
+
+
+@detector("row-per-program", ("cuda",))
+def row_per_program(module: KernelModule, backend: str) -> list[Match]:
+    """A loop-free kernel that reduces a tile of at most one element per thread: one short row
+    (head, group, token) per program, where more rows per program is the fix, not a bigger block."""
+    matches = []
+    for launch in module.launches:
+        kernel = module.kernels[launch.kernel]
+        if not reduces_one_tile(kernel):
+            continue
+        extents = arange_params(kernel)
+        values = _block_values(module, launch)
+        small = _small_tile(module, launch, extents, values)
+        if small is None:
+            continue
+        elements, threads = small
+        matches.append(_launch_match(
+            module, launch, "row-per-program", 0.7 if elements < 32 else 0.65,
+            f"`{launch.kernel}` reduces one {elements}-element tile per program "
+            f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) with {threads} threads "
+            "and no loop: each program is one short row, at most one element per thread, so its "
+            "accesses stay narrow and the grid is one program per row; the tile is bound to the "
+            "row, so more rows per program, not a bigger block, is the fix.",
+            ["TTGIR: sizePerThread 1 on the row's loads (narrow global accesses)",
+             "profile: programs launched far exceed the SM count with short CTAs"],
+            tile_elements=elements))
     return matches
 
 
