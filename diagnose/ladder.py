@@ -144,13 +144,13 @@ def tier1(ctx: Context) -> TierResult:
 
 
 def _add_trace(ctx: Context, result: TierResult) -> None:
-    """What the kernel's accesses do when a few programs run in the interpreter (CUDA, a task
-    to make inputs from): findings of kind "trace" that rank beside the source's hypotheses.
+    """What the kernel's accesses do when a few programs run in the interpreter (a task to make
+    inputs from; an Ascend kernel runs in the CUDA environment's interpreter, portable Triton): findings of kind "trace" that rank beside the source's hypotheses.
     They explain traffic, not idioms: no higher tier confirms them, but one that explains most
     of the traffic outweighs a confirmed idiom of an unrelated family (`_traced_elsewhere`); a
     trace that cannot run is noted in the reason and changes nothing else."""
     t = ctx.target
-    if not ctx.options.trace or ctx.backend != "cuda" or result.skipped or t.task_dir is None \
+    if not ctx.options.trace or result.skipped or t.task_dir is None \
             or t.launch_file is None or any(f.kind == "source-error" for f in result.findings):
         return
     try:
@@ -159,7 +159,7 @@ def _add_trace(ctx: Context, result: TierResult) -> None:
     except TraceError as exc:
         result.reason += f" No CPU trace: {exc}."
         return
-    found = trace_findings(report, t.launch_file)
+    found = trace_findings(report, t.launch_file, ctx.backend)
     result.findings += found
     if found:
         result.reason += f" The CPU trace adds {len(found)} finding(s) about traffic."

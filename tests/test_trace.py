@@ -10,8 +10,9 @@ import pytest
 
 from diagnose.consistency import problems
 from diagnose.ladder import Options, diagnose, make_context, tier1
-from diagnose.profiling.trace import TraceError, run_trace, trace_findings
+from diagnose.profiling.trace import ASCEND_TWINS, TraceError, run_trace, trace_findings
 from diagnose.target import resolve_target
+from diagnose.triage import load_cards
 
 pytestmark = pytest.mark.xdist_group("trace")
 
@@ -246,6 +247,20 @@ def test_atomics_at_sorted_keys_are_a_segment_reduction_and_shuffled_keys_are_no
     plain = diagnose(make_context(resolve_target(str(task), str(task / "shuffled_keys.py")), "cuda",
                                   Options(max_tier=3, size="small", trace=True)))
     assert plain.conclusion is None or plain.conclusion.rewrite_family != "segment-reduce-sorted-keys"
+
+
+def test_on_ascend_the_same_trace_names_the_ascend_twins_and_drops_gpu_only_cards(task, cache,
+                                                                                 monkeypatch):
+    ascend = {c.id: c.rewrite_family for c in load_cards("ascend")}
+    assert set(ASCEND_TWINS.values()) <= set(ascend)
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    walk = run_trace(task, task / "walk.py", size="small")
+    found = trace_findings(walk, task / "walk.py", "ascend")
+    strided = next(f for f in found if f.card_id == "ascend-strided-fast-axis")
+    assert strided.rewrite_family == ascend["ascend-strided-fast-axis"]
+    host = trace_findings(run_trace(task, task / "host.py", size="small"), task / "host.py", "ascend")
+    assert all(f.card_id in ascend for f in found + host)
+    assert {"ascend-atomic-reduction", "common-launch-loop"} <= {f.card_id for f in host}
 
 
 def test_a_launcher_that_raises_is_one_sentence_and_no_findings(tmp_path):

@@ -455,14 +455,18 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[ttir].text, r"arith\.\w+ .*xi64"))]
 
 
-EXACT_ERF = re.compile(r"= math\.erf [^\n]*tensor<[^>]*xf32[^\n]*loc\((#loc\d+)\)")
+# libdevice's accurate fp32 functions (the ones tier 1's EXACT_MATH names), as TTGIR calls them
+EXACT_SYMBOLS = ("powf|tanhf|erff|erfcf|erfinvf|lgammaf|tgammaf|atan2f|atanf|asinf|acosf|cbrtf|"
+                 "expm1f|log1pf|sinhf|coshf")
+EXACT_ERF = re.compile(r"= (?:math\.erf [^\n]*tensor<[^>]*xf32|tt\.extern_elementwise [^\n]*"
+                       rf"symbol = \"__nv_(?:{EXACT_SYMBOLS})\"[^\n]*tensor<)[^\n]*loc\((#loc\d+)\)")
 DOT_OPS = re.compile(r"\b(?:tt\.dot|ttng\.warp_group_dot|tt\.dot_scaled)\b")
 
 
 def exact_erf(kir: KernelIR) -> list[Symptom]:
-    """Tensor-wide fp32 erf reaching the LLVM lowering, which calls libdevice's exact erff (a
-    two-branch polynomial with an exp) per element. Left alone beside a dot: there the MMA, not
-    the epilogue's erf, is the cost."""
+    """Tensor-wide accurate fp32 math reaching the LLVM lowering: math.erf (libdevice's exact erff,
+    a two-branch polynomial with an exp) or a libdevice call such as __nv_powf / __nv_tanhf, per
+    element. Left alone beside a dot: there the MMA, not the epilogue's math, is the cost."""
     ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
     if ttgir is None:
         return []
@@ -471,10 +475,13 @@ def exact_erf(kir: KernelIR) -> list[Symptom]:
     if not refs or DOT_OPS.search(text):
         return []
     lines = _op_lines(kir, EXACT_ERF)
+    names = sorted({erf or lib.removesuffix("f")
+                    for erf, lib in re.findall(rf"math\.(erf) |__nv_({EXACT_SYMBOLS})\"", text)})
     return [Symptom(id="exact-erf", kernel=kir.kernel, pass_arg="convert-triton-gpu-to-llvm", stage_index=ttgir,
-                    summary=f"{len(refs)} tensor-wide fp32 erf op(s) reach the LLVM lowering, each libdevice's exact "
-                            f"erff per element (source lines {', '.join(map(str, lines)) or '?'})",
-                    evidence=_lines(text, r"math\.erf ")[:4],
+                    summary=f"{len(refs)} tensor-wide accurate fp32 math op(s) ({', '.join(names)}) reach the "
+                            f"LLVM lowering, each a libdevice call per element (source lines "
+                            f"{', '.join(map(str, lines)) or '?'})",
+                    evidence=_lines(text, rf"math\.erf |__nv_(?:{EXACT_SYMBOLS})\"")[:4],
                     mechanisms={"exact-math": lines})]
 
 

@@ -50,6 +50,7 @@ from diagnose.evidence import Finding
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
 SM_COUNT = 132  # H200 (sm_90)
+UNITS = {"cuda": (SM_COUNT, "SM GPU"), "ascend": (48, "vector-core Atlas A2")}  # what a grid fills
 SECTOR = 32
 LAUNCH_LOOP = 8
 BASE_CONFIDENCE = 0.35  # a trace hypothesis explaining little traffic: below any confident idiom
@@ -150,8 +151,10 @@ def _finding(card: str, family: str, message: str, share: float, row: dict | Non
                    evidence_needed=[])
 
 
-def trace_findings(report: dict, kernel: Path) -> list[Finding]:
-    """Hypotheses the traced accesses support, the costliest first (see the module's table)."""
+def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Finding]:
+    """Hypotheses the traced accesses support, the costliest first (see the module's table).
+    On Ascend (the same portable Triton traced in the interpreter) a CUDA card is replaced by its
+    Ascend twin and its family; one without a twin (a GPU-only mechanism) is dropped."""
     rows = [r for r in traffic(report) if r["file"] != "?"]
     total = sum(r["sector_bytes"] for r in rows) or 1.0
     path = str(kernel)
@@ -208,7 +211,7 @@ def trace_findings(report: dict, kernel: Path) -> list[Finding]:
                 f"Traced on the CPU, {where} reads back what the kernel stored at the same "
                 f"addresses on every one of its {max(row['execs'])} loop steps.", max(share, 0.3),
                 row, path, {"steps": max(row["execs"])}))
-    found += _launch_findings(report, rows, total, path)
+    found += _launch_findings(report, rows, total, path, backend)
     found += _reread_findings(rows, total, path)
     found += _round_trip_findings(report, rows, total, path)
     found += _host_findings(report, rows, total, path)
@@ -216,6 +219,8 @@ def trace_findings(report: dict, kernel: Path) -> list[Finding]:
     found += _idle_lane_findings(rows, total, path)
     found += _note_findings(report, path)
     found += _walk_findings(report, rows, total, path)
+    if backend != "cuda":
+        found = _for_backend(found, backend)
     best: dict[str, Finding] = {}
     for f in found:
         if f.rewrite_family not in best or f.confidence > best[f.rewrite_family].confidence:
@@ -244,7 +249,31 @@ def _rmw(load: dict, rows: list[dict]) -> bool:
                and _span(r) == _span(load) and r["strides"] == load["strides"] for r in rows)
 
 
-def _launch_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+# The Ascend cards that name a traced mechanism the CUDA card names (tests/test_trace.py checks
+# that each exists for Ascend); CUDA cards not listed (an fp32 tl.dot, fp64 math, split-K,
+# a global accumulator) are left out of an Ascend diagnosis.
+ASCEND_TWINS = {"cuda-strided-fast-axis": "ascend-strided-fast-axis",
+                "cuda-atomic-reduction": "ascend-atomic-reduction",
+                "cuda-small-grid-underfill": "ascend-small-grid-underfill",
+                "cuda-broadcast-matmul": "ascend-broadcast-matmul"}
+
+
+def _for_backend(found: list[Finding], backend: str) -> list[Finding]:
+    from diagnose.triage import load_cards  # the cards know each twin's family
+
+    family = {c.id: c.rewrite_family for c in load_cards(backend)}
+    out = []
+    for f in found:
+        card = ASCEND_TWINS.get(f.card_id, f.card_id) if f.card_id.startswith("cuda-") else f.card_id
+        if card in family:
+            f.card_id, f.rewrite_family = card, family[card]
+            out.append(f)
+    return out
+
+
+def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
+                     backend: str = "cuda") -> list[Finding]:
+    units, machine = UNITS.get(backend, UNITS["cuda"])
     found = []
     for kernel, count in (report.get("launch_count") or {}).items():
         if count >= LAUNCH_LOOP:
@@ -256,12 +285,12 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str) ->
     for index, launch in enumerate(report.get("launches") or []):
         programs = _programs(launch)
         share = sum(r["sector_bytes"] for r in rows if r["launch"] == index) / total
-        idle = share * (1 - programs / SM_COUNT)  # the machine the grid leaves idle, weighed
-        if programs < SM_COUNT and share >= 0.5 and launch.get("grid"):
+        idle = share * (1 - programs / units)  # the machine the grid leaves idle, weighed
+        if programs < units and share >= 0.5 and launch.get("grid"):
             found.append(_finding(
                 "cuda-small-grid-underfill", "split-work-across-programs",
                 f"Traced on the CPU, {launch['kernel']} runs {programs} program(s) on a "
-                f"{SM_COUNT}-SM GPU while it moves {share:.0%} of the traffic.", idle, None, path,
+                f"{units}-{machine} while it moves {share:.0%} of the traffic.", idle, None, path,
                 {"kernel": launch["kernel"], "programs": programs}))
     return found
 

@@ -8,34 +8,57 @@ import ast
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on
-from diagnose.triage.detectors.model import KernelModule, call_name, names_in
+from diagnose.triage.detectors.model import KernelModule, call_name, dotted, names_in
 
 # Issue budget at the copy ceiling, for the message: an H200 issues ~33.5 T thread-instructions/s
 # (132 SMs x 128 lanes x ~1.98 GHz) and moves ~1.07 T two-byte elements/s in and out at 4.27 TB/s.
 BUDGET_PER_ELEMENT = 31
 
 
+# Accurate libdevice functions and their rough fp32 cost in instructions per element (erff: a
+# two-branch polynomial with an exp; powf: log2/exp2 in extended precision plus special cases).
+EXACT_MATH = {"erf": 40, "erfc": 45, "erfinv": 60, "pow": 150, "tanh": 30, "atan2": 60,
+              "atan": 40, "asin": 40, "acos": 40, "cbrt": 40, "expm1": 30, "log1p": 30,
+              "sinh": 35, "cosh": 35, "lgamma": 120, "tgamma": 120}
+EXACT_NAMESPACES = ("libdevice", "math")  # libdevice.pow, tl.math.erf, tl.extra.cuda.libdevice.tanh
+
+
+def _exact_math_calls(kernel) -> list[ast.Call]:
+    """Calls of an accurate libdevice function: `erf` under any name (tl.erf is libdevice's), the
+    others only through a libdevice / math namespace (a user's own `tanh` helper is not one)."""
+    out = []
+    for call in kernel.calls(*EXACT_MATH):
+        path = dotted(call.func)
+        if call_name(call) == "erf" or any(part in EXACT_NAMESPACES for part in path.split(".")[:-1]):
+            out.append(call)
+    return out
+
+
 @detector("exact-erf-elementwise", ("cuda",))
 def exact_erf_elementwise(module: KernelModule, backend: str) -> list[Match]:
-    """`erf` (tl.erf, tl.math.erf, libdevice.erf) applied per element in a kernel with no dot:
-    the exact fp32 erf is a branchy polynomial-and-exp sequence that, with the loads, stores and
-    the rest of the math, can exceed what one element may cost at copy bandwidth. A GEMM's
-    epilogue erf is hidden under the MMA, so kernels with a dot are left alone."""
+    """Accurate libdevice math (erf, pow, tanh, ...) applied per element in a kernel with no dot:
+    each is a branchy polynomial-and-exp sequence that, with the loads, stores and the rest of the
+    math, can exceed what one element may cost at copy bandwidth. A GEMM's epilogue is hidden
+    under the MMA, so kernels with a dot are left alone."""
     matches = []
     for kernel in module.kernels.values():
-        erfs = kernel.calls("erf")
-        if not erfs or kernel.calls("dot", "dot_scaled"):
+        calls = _exact_math_calls(kernel)
+        if not calls or kernel.calls("dot", "dot_scaled"):
             continue
+        cost = sum(EXACT_MATH[call_name(c)] for c in calls)
+        names = sorted({call_name(c) for c in calls})
         reduces = bool(kernel.calls("sum", "max", "min", "reduce", "cumsum", "associative_scan"))
+        confidence = 0.35 if reduces else (0.65 if cost > 2 * BUDGET_PER_ELEMENT else 0.5)
         matches.append(_match(
-            module, kernel, erfs[0], "exact-erf-elementwise", 0.35 if reduces else 0.5,
-            f"`{kernel.name}` evaluates erf exactly per element ({len(erfs)} call(s)): libdevice's "
-            "fp32 erff is a two-branch polynomial with an exp, about 40 instructions of a kernel "
-            f"that can issue about {BUDGET_PER_ELEMENT} per 2-byte element at H200 copy bandwidth, "
-            "so the kernel can be instruction-bound below the copy ceiling.",
+            module, kernel, calls[0], "exact-erf-elementwise", confidence,
+            f"`{kernel.name}` evaluates {', '.join(names)} exactly per element ({len(calls)} "
+            f"call(s)): libdevice's accurate fp32 {'/'.join(names)} cost about {cost} instructions "
+            f"per element, against about {BUDGET_PER_ELEMENT} a kernel can issue per 2-byte element "
+            "at H200 copy bandwidth, so the kernel can be instruction-bound below the copy ceiling.",
             ["profile: memory-bound kernel well under the copy ceiling while a copy of the same bytes reaches it",
-             "TTGIR: math.erf on a tensor reaches the LLVM lowering (libdevice __nv_erff)"],
-            erf_calls=len(erfs)))
+             "TTGIR: math.erf or tt.extern_elementwise __nv_powf / __nv_tanhf on a tensor reaches "
+             "the LLVM lowering"],
+            erf_calls=len(calls), functions=names, instructions=cost))
     return matches
 
 
