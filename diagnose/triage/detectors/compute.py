@@ -24,6 +24,7 @@ from diagnose.triage.detectors.model import (
     call_name,
     is_tile,
     kwarg,
+    names_in,
 )
 
 _REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
@@ -618,4 +619,86 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: DRAM bytes read several times the tensor's size",
                  "profile: time grows quadratically with the scanned length"],
                 reread=sorted(shared)))
+    return matches
+
+
+def _innermost_loops(fn: ast.AST) -> dict[int, ast.For]:
+    """id(statement or call) -> the innermost for loop holding it."""
+    out: dict[int, ast.For] = {}
+
+    def visit(node: ast.AST, loop: ast.For | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = child if isinstance(child, ast.For) else loop
+            if loop is not None and not isinstance(child, ast.For):
+                out[id(child)] = loop
+            visit(child, inner)
+
+    visit(fn, None)
+    return out
+
+
+def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For]) -> dict[str, ast.stmt]:
+    """Names this loop's own body updates from a product with their value of the step before,
+    `h = a * h + x` or `h *= a`: every assignment of the name in the loop reads the name, and
+    the name is set before the loop (a first-order linear recurrence carried step to step)."""
+    out: dict[str, ast.stmt] = {}
+    inside = {id(n) for n in ast.walk(loop)}
+    for stmt in ast.walk(loop):
+        if owner.get(id(stmt)) is not loop:
+            continue
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Mult) \
+                and isinstance(stmt.target, ast.Name):
+            name, value = stmt.target.id, None
+        elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+              and isinstance(stmt.targets[0], ast.Name)):
+            name, value = stmt.targets[0].id, stmt.value
+            if not any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
+                       and name in (names_in(n.left) | names_in(n.right)) for n in ast.walk(value)):
+                continue
+        else:
+            continue
+        assigns = kernel.assigns.get(name, [])
+        in_loop = [a for a in assigns if id(a) in inside]
+        if any(id(a) not in inside for a in assigns) and all(
+                isinstance(a, ast.AugAssign) or name in names_in(getattr(a, "value", ast.Constant(0)))
+                for a in in_loop):
+            out[name] = stmt
+    return out
+
+
+@detector("serial-recurrence")
+def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
+    """A loop that loads at every step, updates a value from its own product (h = a * h + x) and
+    stores it at every step: a linear recurrence walked one step at a time, where an associative
+    scan over a block of steps does the same in log steps. A loop with a tl.dot (an online
+    softmax rescaling its accumulator) stores after the loop and is left out by the store test."""
+    matches = []
+    for kernel in module.kernels.values():
+        owner = _innermost_loops(kernel.node)
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+            if not any(call_name(c) == "load" for c in calls) or any(
+                    call_name(c) in ("dot", "associative_scan", "cumsum") for c in calls):
+                continue
+            shapes = ShapeInference(kernel)
+            carried = {name: stmt for name, stmt in _carried_products(kernel, loop, owner).items()
+                       if len(shapes.shape(ast.Name(name), stmt.lineno) or ()) <= 1}  # a matrix
+            # state (h = g * h + k v^T) is a chunked-form problem, not a first-order scan
+            stores = [c for c in calls if call_name(c) == "store" and len(c.args) >= 2
+                      and owner.get(id(c)) is loop]
+            hit = next(((c, name) for c in stores for name in carried
+                        if name in depends_on(kernel, c.args[1]) | names_in(c.args[1])), None)
+            if hit is None:
+                continue
+            store, name = hit
+            matches.append(_match(
+                module, kernel, carried[name], "serial-recurrence", 0.7,
+                f"`{kernel.name}` carries `{name}` through its loop as a product with its own "
+                f"previous value (line {carried[name].lineno}) and stores it at every step (line "
+                f"{store.lineno}): a first-order linear recurrence walked one dependent step at a "
+                "time, each step's loads waiting on the last.",
+                ["trace: per program, loads and stores executed once per step for thousands of steps",
+                 "profile: achieved bandwidth a few percent of peak"],
+                carried=name, store_line=store.lineno))
+            break
     return matches
