@@ -162,6 +162,33 @@ def run(x):
 '''
 
 
+# Each (row, tile) program first loops over its whole 32 KB row for the row's sum, then scales
+# its own tile: the 64 tiles of a row redo the same pass.
+TILE_RECOMPUTES_ROW = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_tiles(x_ptr, y_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, C, BLOCK):
+        acc += tl.load(x_ptr + row * C + start + tl.arange(0, BLOCK))
+    total = tl.sum(acc, axis=0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + row * C + cols, tl.load(x_ptr + row * C + cols) / total)
+
+
+def run(x):
+    rows = x.reshape(64, -1)
+    y = torch.empty_like(rows)
+    scale_tiles[(64, rows.shape[1] // 128)](rows, y, rows.shape[1], BLOCK=128)
+    return y.reshape(x.shape).sum(dim=0)
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -169,7 +196,8 @@ def task(tmp_path_factory) -> Path:
     for name, text in (("walk.py", COLUMN_WALK), ("rows.py", ROW_TILES), ("host.py", HOST_AND_ATOMICS),
                        ("ema.py", RECURRENCE),
                        ("sorted_keys.py", SEGMENT_ATOMICS.replace("{shuffle}", "False")),
-                       ("shuffled_keys.py", SEGMENT_ATOMICS.replace("{shuffle}", "True"))):
+                       ("shuffled_keys.py", SEGMENT_ATOMICS.replace("{shuffle}", "True")),
+                       ("tiles.py", TILE_RECOMPUTES_ROW)):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -247,6 +275,14 @@ def test_atomics_at_sorted_keys_are_a_segment_reduction_and_shuffled_keys_are_no
     plain = diagnose(make_context(resolve_target(str(task), str(task / "shuffled_keys.py")), "cuda",
                                   Options(max_tier=3, size="small", trace=True)))
     assert plain.conclusion is None or plain.conclusion.rewrite_family != "segment-reduce-sorted-keys"
+
+
+def test_neighbouring_programs_redoing_one_row_pass_are_compute_stats_once(task, cache, monkeypatch):
+    found = _families(task, "tiles.py", cache, monkeypatch)
+    redo = found["compute-stats-once"]
+    assert redo.evidence["facts"]["shared"] >= 0.9 and redo.location["function"] == "scale_tiles"
+    # the column-walk and row-tile kernels share nothing between neighbours
+    assert "compute-stats-once" not in _families(task, "rows.py", cache, monkeypatch)
 
 
 def test_on_ascend_the_same_trace_names_the_ascend_twins_and_drops_gpu_only_cards(task, cache,

@@ -21,7 +21,8 @@ names the families whose mechanism that traffic shows:
     launch-loop     one kernel launched >= 8 times by one call -> one-launch-over-grid
     round trip      a later launch of another kernel loading what an earlier one stored or
                     loaded                                  -> fuse-launches
-    reread          a program reading the same span through two lines -> compute-stats-once
+    reread          a program reading the same span through two lines, or neighbouring
+                    programs looping over the same >= 16 KB (no tl.dot) -> compute-stats-once
     idle-lanes      most lanes of the traffic masked off     -> block-size-tuning / skip-masked-tiles
     host            fills the kernels only store over, copies and casts, read-backs
                     -> allocate-empty-output, drop-host-copies / cast-inside-kernel, avoid-host-sync
@@ -212,7 +213,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
                 f"addresses on every one of its {max(row['execs'])} loop steps.", max(share, 0.3),
                 row, path, {"steps": max(row["execs"])}))
     found += _launch_findings(report, rows, total, path, backend)
-    found += _reread_findings(rows, total, path)
+    found += _reread_findings(report, rows, total, path)
     found += _round_trip_findings(report, rows, total, path)
     found += _host_findings(report, rows, total, path)
     found += _dot_findings(report, rows, path)
@@ -307,9 +308,10 @@ def _overlaps(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
     return a is not None and b is not None and a[0] <= b[1] and b[0] <= a[1]
 
 
-def _reread_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
+def _reread_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
     """Loads at different lines of one launch reading the same bytes: the program passes over
-    its data more than once."""
+    its data more than once; or neighbouring programs looping over the same bytes (no tl.dot in
+    the launch, whose tiles share operands by design): each redoes one slice's pass."""
     by_launch: dict[int, list[dict]] = {}
     for r in rows:
         if r["op"] == "load" and r["affine"] and _span(r) is not None:
@@ -327,7 +329,19 @@ def _reread_findings(rows: list[dict], total: float, path: str) -> list[Finding]
                     f"Traced on the CPU, lines {', '.join(map(str, lines))} each read the same "
                     f"bytes: every program passes over its data {len(lines)} times.",
                     share * (1 - 1 / len(lines)), passes[0], path, {"lines": lines}))
+    for r in rows:  # neighbouring programs looping over the same bytes: a slice redone per program
+        shared = max((r.get("overlap_next") or {}).values(), default=0.0)
+        share = r["sector_bytes"] / total
+        if (r["op"] == "load" and shared >= 0.9 and min(r["execs"] or [0]) >= 2 and share >= 0.5
+                and max(r["unique_bytes"] or [0]) >= 16384 and not _has_dot(report, r["launch"])):
+            found.append(_finding(
+                "common-redundant-across-programs", "compute-stats-once",
+                f"Traced on the CPU, neighbouring programs of {r['kernel']} loop over the same "
+                f"{max(r['unique_bytes']):,} bytes at line {r['line']} ({shared:.0%} shared), "
+                f"{share:.0%} of the traffic: each redoes the same pass over one slice.",
+                share, r, path, {"line": r["line"], "shared": shared}))
     return found
+
 
 
 def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
