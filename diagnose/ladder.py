@@ -40,7 +40,7 @@ from diagnose.triage import PatternCard, TriageError, load_cards, triage
 from diagnose.triage.detectors.launch import partials_params
 from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
-from diagnose.weigh import REFINED_BY_TRACE, rank
+from diagnose.weigh import REFINED_BY_TRACE, is_fallback, rank
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
               4: "compiler-source escalation"}
@@ -585,7 +585,10 @@ def answer_misses_the_cost(ctx: Context) -> Decision | None:
 
 def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     """Lower-tier evidence about where the time goes that names another family: a confident
-    tier-2 hotspot finding, or a tier-3 finding heavier than the symptom tier 4 answered."""
+    tier-2 hotspot finding, a tier-3 finding heavier than the symptom tier 4 answered, when
+    that symptom is a cheap one a CPU-trace finding of an unrelated family that explains at
+    least half the traffic (`_traced_elsewhere`), a family the source idiom and the trace both
+    name (`_seen_twice`), or a confident idiom about work no IR shows."""
     family = answer.rewrite_family
     weight = SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
     measured = ctx.tier(2)
@@ -598,7 +601,21 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
         if (f.rewrite_family and f.rewrite_family != family
                 and f.evidence.get("weight", 0) > weight):
             return f
-    return _unseen_work_idiom(ctx, family)
+    traced = _traced_elsewhere(ctx, answer) if weight <= CHEAP_FACT else None
+    return traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
+
+
+def _seen_twice(ctx: Context, family: str) -> Finding | None:
+    """A family of another name that two independent looks of tier 1 support: a source idiom
+    (not a fallback guess) and the CPU trace's measurement of the same mechanism. A compiler
+    answer about one symptom does not outweigh both; its trace finding is returned."""
+    first = ctx.tier(1)
+    if first is None:
+        return None
+    idioms = {f.rewrite_family for f in first.findings
+              if f.kind == "pattern" and not is_fallback(f) and f.rewrite_family != family}
+    traced = [f for f in first.findings if f.kind == "trace" and f.rewrite_family in idioms]
+    return max(traced, key=lambda f: f.confidence, default=None)
 
 
 def at_the_roofline(ctx: Context) -> Decision | None:

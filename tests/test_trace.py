@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from diagnose.consistency import problems
-from diagnose.ladder import Options, diagnose, make_context, tier1
+from diagnose.evidence import Finding, TierResult
+from diagnose.ladder import Options, answer_misses_the_cost, diagnose, make_context, tier1
 from diagnose.profiling.trace import ASCEND_TWINS, TraceError, run_trace, trace_findings
 from diagnose.target import resolve_target
 from diagnose.triage import load_cards
@@ -283,6 +284,28 @@ def test_neighbouring_programs_redoing_one_row_pass_are_compute_stats_once(task,
     assert redo.evidence["facts"]["shared"] >= 0.9 and redo.location["function"] == "scale_tiles"
     # the column-walk and row-tile kernels share nothing between neighbours
     assert "compute-stats-once" not in _families(task, "rows.py", cache, monkeypatch)
+
+
+def test_a_compiler_answer_about_narrow_loads_does_not_conclude_over_two_looks(task, cache,
+                                                                               monkeypatch):
+    """The source idiom and the trace both name the recurrence; a tier-4 answer about the narrow
+    loads the recurrence produces (add hints) is kept as evidence and does not conclude."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    ctx = make_context(resolve_target(str(task), str(task / "ema.py")), "cuda",
+                       Options(max_tier=4, size="small", trace=True))
+    first = tier1(ctx)
+    kinds = {(f.kind, f.rewrite_family) for f in first.findings}
+    assert {("pattern", "use-associative-scan"), ("trace", "use-associative-scan")} <= kinds
+    answer = Finding(tier=4, kind="pass-source", card_id="cuda-runtime-stride-no-hints",
+                     rewrite_family="add-divisibility-hints", confidence=0.7,
+                     message="scalar-global-loads -> tritongpu-coalesce decides the vector width",
+                     evidence={"symptom_asked": "scalar-global-loads"})
+    ctx.evidence += [first, TierResult(4, "compiler source", [answer], sufficient=True,
+                                       reason="Tier 4 found the deciding branch.")]
+    decision = answer_misses_the_cost(ctx)
+    assert decision is not None and not decision.stop
+    assert "associative" in decision.reason or "recurrence" in decision.reason
+    assert answer.confidence == 0.35 and answer.evidence["explains_cost"] is False
 
 
 def test_on_ascend_the_same_trace_names_the_ascend_twins_and_drops_gpu_only_cards(task, cache,

@@ -333,7 +333,8 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
         shared = max((r.get("overlap_next") or {}).values(), default=0.0)
         share = r["sector_bytes"] / total
         if (r["op"] == "load" and shared >= 0.9 and min(r["execs"] or [0]) >= 2 and share >= 0.5
-                and max(r["unique_bytes"] or [0]) >= 16384 and not _has_dot(report, r["launch"])):
+                and max(r["unique_bytes"] or [0]) >= 16384 and not _has_dot(report, r["launch"])
+                and _read_again(r, rows)):
             found.append(_finding(
                 "common-redundant-across-programs", "compute-stats-once",
                 f"Traced on the CPU, neighbouring programs of {r['kernel']} loop over the same "
@@ -342,6 +343,17 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
                 share, r, path, {"line": r["line"], "shared": shared}))
     return found
 
+
+
+def _read_again(shared: dict, rows: list[dict]) -> bool:
+    """Another load line of the same launch reads inside the shared load's span: the program
+    passes over its own slice again (a statistic recomputed from the data it then uses), not a
+    table every program reads once (a matvec's weight)."""
+    span = _span(shared)
+    return span is not None and any(
+        o is not shared and o["op"] == "load" and o["launch"] == shared["launch"]
+        and o["line"] != shared["line"] and (s := _span(o)) is not None
+        and span[0] <= s[0] and s[1] <= span[1] for o in rows)
 
 
 def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:

@@ -9,6 +9,7 @@ import ast
 from dataclasses import dataclass
 
 from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.memory import depends_on
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
     KernelModule,
@@ -328,3 +329,70 @@ def _row_match(module: KernelModule, launch, shape: RowReduction, value: int | s
                   "tile_elements": value if isinstance(value, int) else None,
                   "second_sweep": bool(shape.outputs)},
                  end_line=shape.sum_call.end_lineno)
+
+
+def _tl(call: ast.Call) -> str:
+    """`tl.maximum(...)` -> "maximum", `tl.math.exp(...)` -> "math.exp"; "" for anything else."""
+    name = tl_name(call.func)
+    return name[3:] if name.startswith("tl.") else ""
+
+
+def _loops_in_order(fn: ast.FunctionDef) -> list[ast.For]:
+    return sorted((n for n in ast.walk(fn) if isinstance(n, ast.For)), key=lambda n: n.lineno)
+
+
+def _max_names(loop: ast.For) -> set[str]:
+    """Names the loop assigns from a max (tl.max / tl.maximum): a running maximum."""
+    out = set()
+    for stmt in ast.walk(loop):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and any(isinstance(n, ast.Call) and _tl(n) in ("max", "maximum")
+                        for n in ast.walk(stmt.value)):
+            out.add(stmt.targets[0].id)
+    return out
+
+
+def _exp_of(kernel, loop: ast.For, names: set[str]) -> ast.Call | None:
+    """An exp / exp2 in the loop whose argument reads one of `names`, directly or through the
+    assignments it depends on (`m = tl.max(row_max)` after the loop)."""
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and _tl(n) in ("exp", "exp2", "math.exp", "math.exp2") and n.args \
+                and depends_on(kernel, n.args[0]) & names:
+            return n
+    return None
+
+
+@detector("two-pass-max-sum")
+def two_pass_max_sum(module: KernelModule, backend: str) -> list[Match]:
+    """A loop that finds a running max, then a later loop (not nested in it) that loads again and
+    sums exp(x - max): a log-sum-exp read twice where an online one reads once."""
+    matches = []
+    for kernel in module.kernels.values():
+        loops = _loops_in_order(kernel.node)
+        for i, first in enumerate(loops):
+            maxes = _max_names(first)
+            if not maxes or not _loads(first):
+                continue
+            inside = {id(n) for n in ast.walk(first)}
+            # the second loop uses the first's max and finds none of its own (an attention's
+            # second key loop rescales by its own running max: one pass each, not a re-read)
+            second = next((lp for lp in loops[i + 1:] if id(lp) not in inside and _loads(lp)
+                           and not _max_names(lp) and _exp_of(kernel, lp, maxes) is not None), None)
+            if second is None:
+                continue
+            call = _exp_of(kernel, second, maxes)
+            matches.append(Match(
+                "two-pass-max-sum", kernel.name, first.lineno, module.snippet(first).splitlines()[0],
+                0.7,
+                f"`{kernel.name}` walks its row twice: the loop at line {first.lineno} finds the "
+                f"running max, the loop at line {second.lineno} loads the row again for exp(x - max) "
+                f"(line {call.lineno}); an online max and rescaled sum read it once.",
+                ["trace: two load lines of one program read the same span",
+                 "profile: DRAM bytes about twice the row's"],
+                {"first_loop": first.lineno, "second_loop": second.lineno}))
+            break
+    return matches
+
+
+def _loads(loop: ast.For) -> bool:
+    return any(isinstance(n, ast.Call) and _tl(n) == "load" for n in ast.walk(loop))
