@@ -215,7 +215,30 @@ def tier3(ctx: Context) -> TierResult:
                           partials=_partials(ctx))
     _mark_not_in_ir(ctx, result)
     _mechanism_alone(result)
+    _unknowable_launch_sizes(ctx, result)
     return result
+
+
+# Compile errors about a tile's size: with launch constants computed from device values the host
+# reads back, the capture (which compiles launches without running them) sees garbage sizes.
+SIZE_ERRORS = ("exceeds triton maximum tensor numel", "arange's range must be a power of 2",
+               "arange's end argument must be greater than the start argument")
+
+
+def _unknowable_launch_sizes(ctx: Context, result: TierResult) -> None:
+    """A launch that fails to compile on a size limit, in a launcher that reads device values back
+    before launching (a tier-1 host-sync idiom or trace finding): the size came from data the
+    capture never computed, so the failure is the capture's, not the kernel's. The failure is kept
+    out of the evidence and the tier's reason says so."""
+    first = ctx.tier(1)
+    reads_back = first is not None and any(f.rewrite_family == "avoid-host-sync" for f in first.findings)
+    dropped = [f for f in result.findings if f.kind == "compile-failure" and reads_back
+               and any(e in f.message for e in SIZE_ERRORS)]
+    if dropped:
+        result.findings = [f for f in result.findings if f not in dropped]
+        result.reason += (f" {len(dropped)} launch(es) sized from values the launcher reads back "
+                          "from the device could not be compiled without running the kernels "
+                          "before them; their IR is not part of this evidence.")
 
 
 def _measured_place(measured: TierResult | None) -> Estimate | None:

@@ -346,14 +346,15 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
 
 
 def _read_again(shared: dict, rows: list[dict]) -> bool:
-    """Another load line of the same launch reads inside the shared load's span: the program
+    """Another load line of the same launch starts reading inside the shared load's span (the
+    spans are of the kept executions, so the other line may run on past it): the program
     passes over its own slice again (a statistic recomputed from the data it then uses), not a
     table every program reads once (a matvec's weight)."""
     span = _span(shared)
     return span is not None and any(
         o is not shared and o["op"] == "load" and o["launch"] == shared["launch"]
         and o["line"] != shared["line"] and (s := _span(o)) is not None
-        and span[0] <= s[0] and s[1] <= span[1] for o in rows)
+        and span[0] <= s[0] <= span[1] for o in rows)
 
 
 def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
