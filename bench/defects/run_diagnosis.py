@@ -195,6 +195,9 @@ def summary(scores: list[CaseScore], blind: bool = False) -> dict:
         "stopped_at_roofline": _names_or_count([s.case for s in scores if s.at_roofline], blind),
         "errors": sum(s.verdict == "error" for s in scores),
         "inconsistent_reports": _names_or_count([s.case for s in scores if s.inconsistencies], blind),
+        # what was inconsistent, without the case (a fault of the report, not a label): held-out
+        # problems can be fixed in general form without opening the case
+        "inconsistency_kinds": dict(Counter(p for s in scores for p in s.inconsistencies)),
         "mean_seconds": round(sum(s.seconds for s in scores) / n, 1),
     }
 
