@@ -132,6 +132,16 @@ _STORE = re.compile(r"\b(tl\.store|store|stores|written|writes)\b")
 _LOAD = re.compile(r"\b(tl\.load|load|loads|read|reads)\b")
 
 
+def stores_only(text: str) -> bool:
+    """The text speaks of stores and not of loads (a `tl.store` snippet, "global stores are ...")."""
+    return bool(_STORE.search(text)) and not _LOAD.search(text)
+
+
+def loads_only(text: str) -> bool:
+    """The text speaks of loads and not of stores."""
+    return bool(_LOAD.search(text)) and not _STORE.search(text)
+
+
 def _store_problems(report: dict[str, Any], c: dict[str, Any]) -> list[str]:
     """A hypothesis about a store is not confirmed by a fact that speaks only of loads."""
     refs = c.get("supporting") or []
@@ -139,12 +149,10 @@ def _store_problems(report: dict[str, Any], c: dict[str, Any]) -> list[str]:
     hypothesis = next((f for f in found if f.get("kind") == "pattern"), None)
     if hypothesis is None:
         return []
-    snippet = (hypothesis.get("evidence") or {}).get("snippet", "")
-    if not (_STORE.search(snippet) and not _LOAD.search(snippet)):
+    if not stores_only((hypothesis.get("evidence") or {}).get("snippet", "")):
         return []
     facts = [f for f in found if f.get("tier", 1) > 1]
-    only_loads = [f for f in facts if _LOAD.search(f.get("message", ""))
-                  and not _STORE.search(f.get("message", ""))]
+    only_loads = [f for f in facts if loads_only(f.get("message", ""))]
     if facts and len(only_loads) == len(facts):
         return ["a store defect is confirmed only by evidence about loads"]
     return []

@@ -18,6 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from diagnose.consistency import loads_only, stores_only
 from diagnose.escalation.tier import escalate_symptoms
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, capture_cuda
@@ -460,20 +461,14 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
-    refined = _refined_by_trace(ctx, hypothesis)
-    if refined is not None:
-        return Decision(stop=True, verdict="concluded",
-                        reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
-                               f"{hypothesis.card_id} ({_head(fact.message)}...), and the CPU trace "
-                               f"measured which form it takes: {refined.message}",
-                        conclusion=_alone(ctx, ctx.tier(1), refined))
-    traced = _traced_elsewhere(ctx, hypothesis)
-    if traced is not None:
-        return Decision(stop=True, verdict="concluded",
-                        reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
-                               f"{hypothesis.card_id} ({_head(fact.message)}...), but the CPU trace "
-                               f"measured where the traffic goes: {traced.message}",
-                        conclusion=_alone(ctx, ctx.tier(1), traced))
+    for traced, what in ((_refined_by_trace(ctx, hypothesis), "and the CPU trace measured which form it takes"),
+                         (_traced_elsewhere(ctx, hypothesis), "but the CPU trace measured where the traffic goes")):
+        if traced is not None:
+            return Decision(stop=True, verdict="concluded",
+                            reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
+                                   f"{hypothesis.card_id} ({_head(fact.message)}...), {what}: "
+                                   f"{traced.message}",
+                            conclusion=_alone(ctx, ctx.tier(1), traced))
     return Decision(stop=True, verdict="concluded",
                     reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                            f"{hypothesis.card_id}: {fact.message}",
@@ -736,6 +731,8 @@ def confirms(fact: Finding, hypothesis: Finding) -> bool:
     same_idiom = hypothesis.card_id in explains or fact.rewrite_family == hypothesis.rewrite_family
     if _spills_caused_by(hypothesis, fact, explains):
         return _same_kernel(fact, hypothesis)
+    if stores_only(hypothesis.evidence.get("snippet", "")) and loads_only(fact.message):
+        return False  # a defect in a store is not shown by facts about loads
     return same_idiom and _same_kernel(fact, hypothesis) and _same_place(fact, hypothesis)
 
 

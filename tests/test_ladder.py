@@ -499,6 +499,21 @@ def test_a_symptom_confirms_an_in_kernel_hypothesis_only_at_that_hypothesis_line
     assert confirms(fact, _hypothesis("cuda-runtime-stride-no-hints", 11, end=12))
 
 
+def test_a_store_idiom_is_not_confirmed_by_a_fact_about_loads_only():
+    store = _hypothesis("cuda-data-dependent-mask", 12)
+    store.evidence["snippet"] = "tl.store(y_ptr + offs, v, mask=keep)"
+    loads = _narrow({"12": ["cuda-data-dependent-mask"]})
+    loads.message = "1 of 1 global loads are <= 32-bit (narrow loads at lines 12)"
+    assert not confirms(loads, store)
+    stores = _narrow({"12": ["cuda-data-dependent-mask"]})
+    stores.message = "global stores are <= 32-bit at lines 12"
+    assert confirms(stores, store)
+    # a load idiom is confirmed by the same load fact
+    load = _hypothesis("cuda-data-dependent-mask", 12)
+    load.evidence["snippet"] = "x = tl.load(x_ptr + offs, mask=keep)"
+    assert confirms(loads, load)
+
+
 def test_a_launch_site_hypothesis_is_confirmed_anywhere_in_the_kernel_it_launches():
     fact = _narrow({"11": ["common-block-size"]})
     launch = _hypothesis("common-block-size", 30, kernel="k", function="run")
