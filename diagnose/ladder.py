@@ -146,8 +146,8 @@ def tier1(ctx: Context) -> TierResult:
 
 def _add_trace(ctx: Context, result: TierResult) -> None:
     """What the kernel's accesses do when a few programs run in the interpreter (a task to make
-    inputs from; an Ascend kernel runs in the CUDA environment's interpreter, portable Triton): findings of kind "trace" that rank beside the source's hypotheses.
-    They explain traffic, not idioms: no higher tier confirms them, but one that explains most
+    inputs from; an Ascend kernel runs in the CUDA environment's interpreter, portable Triton):
+    findings of kind "trace" that rank beside the source's hypotheses. They explain traffic, not idioms: no higher tier confirms them, but one that explains most
     of the traffic outweighs a confirmed idiom of an unrelated family (`_traced_elsewhere`); a
     trace that cannot run is noted in the reason and changes nothing else."""
     t = ctx.target

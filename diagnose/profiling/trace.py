@@ -344,7 +344,6 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
     return found
 
 
-
 def _read_again(shared: dict, rows: list[dict]) -> bool:
     """Another load line of the same launch starts reading inside the shared load's span (the
     spans are of the kept executions, so the other line may run on past it): the program

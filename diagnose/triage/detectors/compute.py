@@ -17,6 +17,7 @@ from diagnose.triage.detectors.memory import (
     pointer_of,
 )
 from diagnose.triage.detectors.model import (
+    REDUCE_OPS,
     JitKernel,
     KernelModule,
     ShapeInference,
@@ -26,8 +27,6 @@ from diagnose.triage.detectors.model import (
     kwarg,
     names_in,
 )
-
-_REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
 
 
 def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
@@ -119,7 +118,7 @@ def reduce_strided_axis(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
-        for call in kernel.calls(*_REDUCE_OPS):
+        for call in kernel.calls(*REDUCE_OPS):
             if not call.args:
                 continue
             axis = kwarg(call, "axis") or (call.args[1] if len(call.args) > 1 else None)
@@ -648,12 +647,12 @@ def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For
             continue
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Mult) \
                 and isinstance(stmt.target, ast.Name):
-            name, value = stmt.target.id, None
+            name = stmt.target.id
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
               and isinstance(stmt.targets[0], ast.Name)):
-            name, value = stmt.targets[0].id, stmt.value
+            name = stmt.targets[0].id
             if not any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
-                       and name in (names_in(n.left) | names_in(n.right)) for n in ast.walk(value)):
+                       and name in (names_in(n.left) | names_in(n.right)) for n in ast.walk(stmt.value)):
                 continue
         else:
             continue
@@ -675,12 +674,12 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         owner = _innermost_loops(kernel.node)
+        shapes = ShapeInference(kernel)
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
             calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
             if not any(call_name(c) == "load" for c in calls) or any(
                     call_name(c) in ("dot", "associative_scan", "cumsum") for c in calls):
                 continue
-            shapes = ShapeInference(kernel)
             carried = {name: stmt for name, stmt in _carried_products(kernel, loop, owner).items()
                        if len(shapes.shape(ast.Name(name), stmt.lineno) or ()) <= 1}  # a matrix
             # state (h = g * h + k v^T) is a chunked-form problem, not a first-order scan

@@ -9,6 +9,7 @@ from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on, pointer_of
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
+    REDUCE_OPS,
     JitKernel,
     KernelModule,
     Launch,
@@ -173,15 +174,12 @@ def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
     return (elements, threads) if elements < 128 or elements <= threads else None
 
 
-REDUCTIONS = ("sum", "max", "min", "reduce", "argmax", "argmin", "xor_sum")
-
-
 def reduces_one_tile(kernel: JitKernel) -> bool:
     """The kernel reduces its tile (a tl.sum / max / min / reduce) with no loop in it: each
     program's tile is one reduction unit (a row, a group, a head), so it cannot simply grow."""
     loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
     return not loops and any(dotted(c.func).startswith(("tl.", "triton.language."))
-                             for c in kernel.calls(*REDUCTIONS))
+                             for c in kernel.calls(*REDUCE_OPS))
 
 
 @detector("row-per-program", ("cuda",))

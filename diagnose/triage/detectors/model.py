@@ -7,8 +7,10 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
-# Ops whose result has the broadcast shape of their tensor arguments.
-_REDUCTIONS = {"sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "prod"}
+# tl reductions over a tile's axis (the calls that make a tile one reduction unit), and for
+# shape inference the same with prod
+REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
+_REDUCTIONS = {*REDUCE_OPS, "prod"}
 _SCALAR_CALLS = {"program_id", "num_programs", "cdiv", "load_scalar"}
 EXEC_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
                 "multibuffer", "grid", "warmup", "stream"}

@@ -376,11 +376,11 @@ def two_pass_max_sum(module: KernelModule, backend: str) -> list[Match]:
             inside = {id(n) for n in ast.walk(first)}
             # the second loop uses the first's max and finds none of its own (an attention's
             # second key loop rescales by its own running max: one pass each, not a re-read)
-            second = next((lp for lp in loops[i + 1:] if id(lp) not in inside and _loads(lp)
-                           and not _max_names(lp) and _exp_of(kernel, lp, maxes) is not None), None)
+            later = ((lp, _exp_of(kernel, lp, maxes)) for lp in loops[i + 1:]
+                     if id(lp) not in inside and _loads(lp) and not _max_names(lp))
+            second, call = next(((lp, e) for lp, e in later if e is not None), (None, None))
             if second is None:
                 continue
-            call = _exp_of(kernel, second, maxes)
             matches.append(Match(
                 "two-pass-max-sum", kernel.name, first.lineno, module.snippet(first).splitlines()[0],
                 0.7,
