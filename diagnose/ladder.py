@@ -462,7 +462,8 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
     for traced, what in ((_refined_by_trace(ctx, hypothesis), "and the CPU trace measured which form it takes"),
-                         (_traced_elsewhere(ctx, hypothesis), "but the CPU trace measured where the traffic goes")):
+                         (_traced_elsewhere(ctx, hypothesis, _outweighs(fact)),
+                          "but the CPU trace measured where the traffic goes")):
         if traced is not None:
             return Decision(stop=True, verdict="concluded",
                             reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
@@ -484,6 +485,11 @@ KINDRED_FAMILIES = (
                "allocate-empty-output", "avoid-host-sync", "compute-stats-once"}),
     frozenset({"tree-reduction-not-atomics", "aggregate-before-atomics", "segment-reduce-sorted-keys",
                "drop-split-k", "keep-accumulator-in-registers"}),
+    # programs re-reading one shared slice: the trace measures the rereads; whether each
+    # program redoes a statistic, a row's product with a shared matrix or a table scan is the
+    # idiom's to say (first match wins: compute-stats-once keeps the group above)
+    frozenset({"compute-stats-once", "tile-rows-into-dot", "use-dot-for-broadcast-sum",
+               "binary-search-sorted-bounds"}),
 )
 
 
@@ -496,17 +502,34 @@ def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
                key=lambda f: f.confidence, default=None)
 
 
-def _traced_elsewhere(ctx: Context, hypothesis: Finding) -> Finding | None:
+def _outweighs(fact: Finding) -> float:
+    """The traffic share a trace finding needs to outweigh a confirmation by `fact`: half, or a
+    quarter when the fact is an instruction-only symptom (int64 arithmetic, an exact libm call)."""
+    return INSTRUCTION_OUTWEIGHS if fact.evidence.get("weight", 0) <= INSTRUCTION_ONLY else TRACE_OUTWEIGHS
+
+
+INSTRUCTION_ONLY = 1  # a symptom of this weight costs instructions, not memory traffic
+INSTRUCTION_OUTWEIGHS = 0.25
+
+
+def _traced_elsewhere(ctx: Context, hypothesis: Finding,
+                      outweighs: float = TRACE_OUTWEIGHS) -> Finding | None:
     """A trace finding of another family that explains most of the traffic, while the trace
     shows nothing of the confirmed hypothesis' family: the IR saw the hypothesis' mechanism,
-    the run measured that the bytes (or the steps) go elsewhere."""
+    the run measured that the bytes (or the steps) go elsewhere. A finding weighed in time
+    against all the kernels' work (host read-backs) outweighs one the trace also shows."""
     first = ctx.tier(1)
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
-    if any(f.rewrite_family == hypothesis.rewrite_family for f in traced):
-        return None
+    also_traced = any(f.rewrite_family == hypothesis.rewrite_family for f in traced)
     kin = next((g for g in KINDRED_FAMILIES if hypothesis.rewrite_family in g), frozenset())
-    heavy = [f for f in traced if f.evidence.get("share", 0.0) >= TRACE_OUTWEIGHS
-             and f.rewrite_family not in kin]
+    idioms = {f.rewrite_family for f in first.findings
+              if f.kind == "pattern" and not is_fallback(f)} if first else set()
+    # within a kindred group the idiom says which form the mechanism takes, unless the idiom
+    # of another form is seen in the source too and the trace weighed it in time against all
+    # the kernels' work (shares of bytes within one mechanism do not tell its forms apart)
+    heavy = [f for f in traced if f.evidence.get("share", 0.0) >= outweighs
+             and (f.rewrite_family not in kin or (f.evidence.get("of_time") and f.rewrite_family in idioms))
+             and (not also_traced or f.evidence.get("of_time"))]
     return max(heavy, key=lambda f: f.confidence, default=None)
 
 

@@ -763,3 +763,15 @@ def test_loop_carried_dot_operands_ask_about_the_latency_walk_and_call_for_pipel
                                   "handler:loop-carried-dot-operands:loadOpsToIndirectionLevel", facts)
     assert passages[0].id == "h" and passages[0].deciding.term in ("getBlock", "getDefiningOp")
     assert rw.family == "pipeline-stages" and "dot_loop_carried_operands=2" in rw.kernel_check
+
+
+def test_a_stage_that_is_no_registered_pass_is_asked_through_the_symptoms_row(compiler):
+    """IR symptoms found in the frontend carry a stage name (ast-to-ttir) that no pass of the
+    registry has: tier 4 asks the symptom's own row instead of refusing the whole tier."""
+    from diagnose.escalation.tier import escalate_symptoms
+
+    result, records = escalate_symptoms(lambda: (compiler.kb, compiler.registry),
+                                        [("scalar-global-loads", "ast-to-ttir", "")], "cuda", VERSION)
+    assert not result.skipped and records
+    assert "No pass named" not in result.reason
+    assert any(f.rewrite_family for f in result.findings)

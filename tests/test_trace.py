@@ -190,6 +190,134 @@ def run(x):
 '''
 
 
+# A count kernel, then the launcher reads every row's count back (one .item() per row) only to
+# size the second kernel's block: 1,024 round trips around two kernels of a few microseconds.
+# Both kernels also read x, so a fused-launch idiom is there too; READS picks the loop or one read.
+READ_BACK = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_count(x_ptr, cnt_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+    tl.store(cnt_ptr + row, tl.sum((x > 0).to(tl.int32), axis=0))
+
+
+@triton.jit
+def kept_sum(x_ptr, cnt_ptr, out_ptr, C, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    n = tl.load(cnt_ptr + row)
+    x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+    tl.store(out_ptr + row, tl.sum(tl.where(cols < n, x, 0.0), axis=0))
+
+
+def run(x):
+    R, C = x.shape
+    cnt = torch.zeros(R, dtype=torch.int32, device=x.device)
+    row_count[(R,)](x, cnt, C, BLOCK=512)
+    if {loop}:
+        longest = 1
+        for r in range(R):
+            longest = max(longest, int(cnt[r].item()))
+    else:
+        longest = max(1, int(cnt.max().item()))
+    out = torch.empty(R, dtype=x.dtype, device=x.device)
+    kept_sum[(R,)](x, cnt, out, C, BLOCK=triton.next_power_of_2(min(longest, C)))
+    return out
+'''
+
+
+# Each row's program sums its 2 KB row in one loop, then reads it again to scale it, with its
+# offsets widened to int64: the int64 arithmetic is real but costs instructions; the second
+# read is a third of the traffic.
+TWO_PASSES_INT64 = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_rows(x_ptr, y_ptr, C, BLOCK: tl.constexpr):
+    base = tl.program_id(0).to(tl.int64) * C
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, C, BLOCK):
+        acc += tl.load(x_ptr + base + start + tl.arange(0, BLOCK))
+    total = tl.sum(acc, axis=0)
+    for start in range(0, C, BLOCK):
+        cols = base + start + tl.arange(0, BLOCK)
+        tl.store(y_ptr + cols, tl.load(x_ptr + cols) / total)
+
+
+def run(x):
+    y = torch.empty_like(x)
+    scale_rows[(x.shape[0],)](x, y, x.shape[1], BLOCK=512)
+    return y.sum(dim=0)
+'''
+
+
+# Each row's program multiplies its row with every row of the same matrix (a Gram row) by a
+# broadcast product and a sum: every program streams the whole shared matrix.
+ROW_MATVEC = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gram_row_max(x_ptr, out_ptr, R, C: tl.constexpr, BLOCK_R: tl.constexpr):
+    i = tl.program_id(0)
+    cols = tl.arange(0, C)
+    xi = tl.load(x_ptr + i * C + cols)
+    best = -float("inf")
+    for start in range(0, R, BLOCK_R):
+        rows = start + tl.arange(0, BLOCK_R)
+        xj = tl.load(x_ptr + rows[:, None] * C + cols[None, :], mask=rows[:, None] < R, other=0.0)
+        best = tl.maximum(best, tl.max(tl.sum(xj * xi[None, :], axis=1), axis=0))
+    tl.store(out_ptr + i, best)
+
+
+def run(x):
+    out = torch.empty(x.shape[0], dtype=x.dtype, device=x.device)
+    gram_row_max[(x.shape[0],)](x, out, x.shape[0], C=x.shape[1], BLOCK_R=32)
+    return out
+'''
+
+
+# One program per row adds its row into its group's row, the group read as one integer per
+# program: sorted groups (16 rows each) or the same groups shuffled.
+ROW_KEY_ATOMICS = '''
+import torch
+import triton
+import triton.language as tl
+
+SHUFFLE = {shuffle}
+
+
+@triton.jit
+def row_group_sum(x_ptr, key_ptr, out_ptr, C, BLOCK_C: tl.constexpr):
+    row = tl.program_id(0)
+    key = tl.load(key_ptr + row)
+    cols = tl.arange(0, BLOCK_C)
+    x = tl.load(x_ptr + row * C + cols, mask=cols < C, other=0.0)
+    tl.atomic_add(out_ptr + key * C + cols, x, mask=cols < C)
+
+
+def run(x):
+    R, C = x.shape
+    key = torch.arange(R, device=x.device) // 16
+    if SHUFFLE:
+        key = key[torch.randperm(R, generator=torch.Generator().manual_seed(1))].to(x.device)
+    out = torch.zeros(R // 16, C, dtype=x.dtype, device=x.device)
+    row_group_sum[(R,)](x, key, out, C, BLOCK_C=512)
+    return out.sum(dim=0)
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -198,7 +326,13 @@ def task(tmp_path_factory) -> Path:
                        ("ema.py", RECURRENCE),
                        ("sorted_keys.py", SEGMENT_ATOMICS.replace("{shuffle}", "False")),
                        ("shuffled_keys.py", SEGMENT_ATOMICS.replace("{shuffle}", "True")),
-                       ("tiles.py", TILE_RECOMPUTES_ROW)):
+                       ("tiles.py", TILE_RECOMPUTES_ROW),
+                       ("read_loop.py", READ_BACK.replace("{loop}", "True")),
+                       ("read_once.py", READ_BACK.replace("{loop}", "False")),
+                       ("two_passes.py", TWO_PASSES_INT64),
+                       ("gram.py", ROW_MATVEC),
+                       ("row_keys_sorted.py", ROW_KEY_ATOMICS.replace("{shuffle}", "False")),
+                       ("row_keys_shuffled.py", ROW_KEY_ATOMICS.replace("{shuffle}", "True"))):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -278,12 +412,64 @@ def test_atomics_at_sorted_keys_are_a_segment_reduction_and_shuffled_keys_are_no
     assert plain.conclusion is None or plain.conclusion.rewrite_family != "segment-reduce-sorted-keys"
 
 
+def test_one_sorted_key_per_program_is_read_across_programs(task, cache, monkeypatch):
+    """A row's group read as one integer per program: sorted groups show in the order of the
+    sampled programs and in neighbours sharing a group; the same groups shuffled do not."""
+    found = _families(task, "row_keys_sorted.py", cache, monkeypatch)
+    seg = found["segment-reduce-sorted-keys"]
+    assert seg.location["function"] == "row_group_sum" and "neighbouring programs" in seg.message
+    shuffled = _families(task, "row_keys_shuffled.py", cache, monkeypatch)
+    assert "segment-reduce-sorted-keys" not in shuffled and "aggregate-before-atomics" in shuffled
+
+
 def test_neighbouring_programs_redoing_one_row_pass_are_compute_stats_once(task, cache, monkeypatch):
     found = _families(task, "tiles.py", cache, monkeypatch)
     redo = found["compute-stats-once"]
     assert redo.evidence["facts"]["shared"] >= 0.9 and redo.location["function"] == "scale_tiles"
     # the column-walk and row-tile kernels share nothing between neighbours
     assert "compute-stats-once" not in _families(task, "rows.py", cache, monkeypatch)
+
+
+def test_read_backs_are_weighed_by_their_stalls_and_a_loop_of_them_outweighs_fusing(
+        task, cache, monkeypatch):
+    """A read-back costs a round trip, not bytes: 1,024 of them around two short kernels are
+    nearly all the time, one of them a smaller part; the loop's answer is the read-backs, not
+    the fused launch the source also suggests and the IR confirms."""
+    loop = _families(task, "read_loop.py", cache, monkeypatch)["avoid-host-sync"]
+    once = _families(task, "read_once.py", cache, monkeypatch)["avoid-host-sync"]
+    assert loop.evidence["facts"]["syncs"] == 1024 and once.evidence["facts"]["syncs"] == 1
+    assert loop.evidence["share"] >= 0.99 > once.evidence["share"]
+    assert loop.confidence > once.confidence
+    d = diagnose(make_context(resolve_target(str(task), str(task / "read_loop.py")), "cuda",
+                              Options(max_tier=3, size="small", trace=True)))
+    assert d.conclusion is not None and d.conclusion.rewrite_family == "avoid-host-sync"
+    assert "read-back" not in d.reason or "us of stalls" in d.reason
+    assert not problems(d.to_dict())
+
+
+def test_an_instruction_only_confirmation_gives_way_to_a_third_of_the_traffic(task, cache,
+                                                                            monkeypatch):
+    """The IR confirms the int64 offsets the source widens, but that symptom costs instructions;
+    the trace measured a second pass over every row (a third of the bytes), which is the answer."""
+    found = _families(task, "two_passes.py", cache, monkeypatch)
+    assert 0.25 <= found["compute-stats-once"].evidence["share"] < 0.5
+    d = diagnose(make_context(resolve_target(str(task), str(task / "two_passes.py")), "cuda",
+                              Options(max_tier=3, size="small", trace=True)))
+    assert d.conclusion is not None and d.conclusion.rewrite_family == "compute-stats-once", d.reason
+    assert "int64" in d.reason and not problems(d.to_dict())
+
+
+def test_rows_each_streaming_a_shared_matrix_are_tiled_into_a_dot_not_stats_once(task, cache,
+                                                                               monkeypatch):
+    """The trace sees every program re-read the same matrix; the source says each program
+    multiplies its row with it: the rereads are the row-by-row product's, and the answer is to
+    tile rows into a tl.dot, not to compute a statistic once."""
+    found = _families(task, "gram.py", cache, monkeypatch)
+    assert found["compute-stats-once"].evidence["share"] >= 0.5
+    d = diagnose(make_context(resolve_target(str(task), str(task / "gram.py")), "cuda",
+                              Options(max_tier=3, size="small", trace=True)))
+    assert d.conclusion is not None and d.conclusion.rewrite_family == "tile-rows-into-dot", d.reason
+    assert not problems(d.to_dict())
 
 
 def test_a_compiler_answer_about_narrow_loads_does_not_conclude_over_two_looks(task, cache,

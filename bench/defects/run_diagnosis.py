@@ -56,6 +56,8 @@ class CaseScore:
     h200_speedup: float | None = None  # slow/fixed on the H200 (gpu_timing_h200.json), if timed
     at_roofline: bool = False          # the ladder stopped because tier 2 put it near its ceiling
     inconsistencies: list[str] = field(default_factory=list)  # diagnose.consistency.problems
+    rank: int | None = None            # where the expected family first sits in the ranking (1-based)
+    anywhere: bool = False             # the expected family is named by some finding of some tier
 
 
 def top_family(report: dict) -> str:
@@ -68,6 +70,22 @@ def top_family(report: dict) -> str:
         return ""
     best = max(findings, key=lambda f: (f.get("confidence", 0.0), f.get("tier", 0)))
     return best["rewrite_family"]
+
+
+def ranked_families(report: dict) -> list[str]:
+    """The ranking's families in order, each once."""
+    seen: list[str] = []
+    for entry in report.get("ranking") or []:
+        family = entry.get("rewrite_family")
+        if family and family not in seen:
+            seen.append(family)
+    return seen
+
+
+def named_families(report: dict) -> set[str]:
+    """Every family some finding of some tier names."""
+    return {f["rewrite_family"] for t in report.get("tiers", []) for f in t.get("findings", [])
+            if f.get("rewrite_family")}
 
 
 def diagnose_cli(case: DefectCase, max_tier: int, timeout: float, runner_json: Path | None,
@@ -133,7 +151,17 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
         tier_match=tier == case.expected_tier, seconds=round(seconds, 1), error=report.get("error", ""),
         h200_speedup=h200_speedups().get(case.name),
         at_roofline="near its ceiling" in report.get("reason", ""),
-        inconsistencies=consistency_problems(report))
+        inconsistencies=consistency_problems(report),
+        rank=_rank(case.expected_family, family, ranked_families(report)),
+        anywhere=case.expected_family in named_families(report) | {family})
+
+
+def _rank(expected: str, found: str, ranked: list[str]) -> int | None:
+    """1 when the answer is right; otherwise the expected family's place in the ranking."""
+    if found == expected:
+        return 1
+    rest = [f for f in ranked if f != found]
+    return rest.index(expected) + 2 if expected in rest else None
 
 
 @functools.cache
@@ -189,6 +217,12 @@ def summary(scores: list[CaseScore], blind: bool = False) -> dict:
         "accuracy_general": accuracy([s for s in scores if not s.needs_escalation]),
         "concluded": sum(s.verdict == "concluded" for s in scores),
         "tier_histogram": dict(sorted(Counter(str(s.concluded_tier) for s in scores).items())),
+        # where the answers go wrong, without naming a case: by the tier that concluded (None:
+        # the ladder's top finding), and how far down the ranking the right family sits
+        "accuracy_by_concluded_tier": {t: accuracy([s for s in scores if str(s.concluded_tier) == t])
+                                       for t in sorted({str(s.concluded_tier) for s in scores})},
+        "top3_accuracy": round(sum(s.rank is not None and s.rank <= 3 for s in scores) / n, 3),
+        "named_by_some_finding": round(sum(s.anywhere for s in scores) / n, 3),
         "tier_matches_expected": sum(s.tier_match for s in scores),
         "flat_on_h200": _names_or_count([s.case for s in scores if s.h200_speedup and s.h200_speedup < FLAT],
                                         blind),

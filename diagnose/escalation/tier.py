@@ -32,6 +32,8 @@ def escalate_symptoms(open_kb: Callable[[], tuple[Any, Any]], asks: list[tuple[s
     answers, refusals = [], []
     for symptom, pass_arg, kernel in asks:
         kir = (kernels or {}).get(kernel) or next(iter((kernels or {}).values()), None)
+        if pass_arg and registry.lookup(pass_arg) is None:
+            pass_arg = ""  # a stage that is no registered pass (the frontend): the symptom's row picks
         try:
             answers.append(escalate.escalate(
                 kb, registry, symptom=symptom, pass_name=pass_arg or None, backend=backend,

@@ -53,6 +53,10 @@ CHILD = HERE / "trace_child.py"
 SM_COUNT = 132  # H200 (sm_90)
 UNITS = {"cuda": (SM_COUNT, "SM GPU"), "ascend": (48, "vector-core Atlas A2")}  # what a grid fills
 SECTOR = 32
+# rough H200 figures for weighing host stalls against kernel work (not a time prediction)
+BANDWIDTH = 4.0e12      # bytes/s a memory-bound kernel reaches
+LAUNCH_SECONDS = 3e-6   # a launch's minimum on the GPU
+SYNC_SECONDS = 10e-6    # a device-to-host read-back: drain, copy, and relaunch latency
 LAUNCH_LOOP = 8
 BASE_CONFIDENCE = 0.35  # a trace hypothesis explaining little traffic: below any confident idiom
 SHARE_CONFIDENCE = 0.3  # added in proportion to the share of the traffic it explains
@@ -184,12 +188,13 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
                        * row["repeats"])
             keys = _sorted_keys(rows, row["launch"])
             if atomics >= 4096 and keys is not None:
+                runs = ("neighbouring programs read the same key" if keys["keys"].get("across_programs")
+                        else f"about {keys['keys']['mean_run']:.0f} per distinct key")
                 found.append(_finding(
                     "common-sorted-key-atomics", "segment-reduce-sorted-keys",
                     f"Traced on the CPU, the atomic at {where} is addressed through keys that "
-                    f"line {keys['line']} reads in sorted order, about {keys['keys']['mean_run']:.0f} "
-                    f"per distinct key: about {atomics:,.0f} atomics over the grid add runs that "
-                    "already sit together.", max(share, 0.7), row, path,
+                    f"line {keys['line']} reads in sorted order, {runs}: about {atomics:,.0f} "
+                    "atomics over the grid add runs that already sit together.", max(share, 0.7), row, path,
                     {"atomics": int(atomics), "key_line": keys["line"],
                      "mean_run": keys["keys"]["mean_run"]}))
             elif atomics >= 4096 and row["distinct_in_exec"] * 8 <= lanes:
@@ -431,11 +436,21 @@ def _host_findings(report: dict, rows: list[dict], total: float, path: str) -> l
                 {"bytes": moved // 2}))
     syncs = sum(1 for op in ops if op["op"].startswith("aten._local_scalar_dense"))
     if syncs:
+        # a read-back's cost is a round trip, not bytes: weigh the stalls against the time the
+        # traffic and the launches take at full speed (a few read-backs around a long kernel
+        # cost little; one per request around two tiny kernels is nearly all the time)
+        stalled = syncs * SYNC_SECONDS
+        launched = sum((report.get("launch_count") or {}).values()) or len(report.get("launches") or [])
+        busy = total / BANDWIDTH + launched * LAUNCH_SECONDS
+        share = stalled / (stalled + busy)
         found.append(_finding(
             "common-host-sync", "avoid-host-sync",
             f"Traced on the CPU, the launcher reads {syncs} device value(s) back to the host "
-            "(.item(), .tolist(), int(tensor)): each waits for the GPU to drain.",
-            0.3, None, path, {"syncs": syncs}))
+            "(.item(), .tolist(), int(tensor)): each waits for the GPU to drain, about "
+            f"{stalled * 1e6:,.0f} us of stalls against about {busy * 1e6:,.0f} us of kernel work.",
+            share, None, path, {"syncs": syncs, "stall_us": round(stalled * 1e6, 1),
+                                "work_us": round(busy * 1e6, 1)}))
+        found[-1].evidence["of_time"] = True  # a share of all the kernels' time, not of the bytes
     return found
 
 

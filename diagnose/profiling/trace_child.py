@@ -26,8 +26,9 @@ from pathlib import Path
 #                "execs": [per sampled program], "lanes", "active", "sectors", "ideal_sectors",
 #                "unit_axis", "strides", "affine", "uniform", "unique_bytes", "requested_bytes",
 #                "overlap_next": {axis: fraction}, "atomic_distinct",
-#                "keys": {"execs", "sorted", "mean_run"} (integer loads only: are the values read,
-#                        one per address in lane order, non-decreasing, and how long their runs)}],
+#                "keys": {"execs", "sorted", "mean_run"[, "across_programs"]} (integer loads only:
+#                        are the values read, one per address in lane order, non-decreasing, and
+#                        how long their runs; a scalar read per program: the same over programs)}],
 #  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
 #  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
 #             "function", "count"}],
@@ -126,11 +127,14 @@ class Tracer:
         import numpy as np
 
         vals = np.asarray(values)
-        if not np.issubdtype(vals.dtype, np.integer) or vals.size < 4:
+        if not np.issubdtype(vals.dtype, np.integer) or vals.size == 0:
             return
         file, line, _function = self._site()
         rec = self.records.get((len(self.launches) - 1, file, line, "load"))
         prog = rec and rec["per_program"].get(self.program)
+        if prog and vals.size < 4:  # one key per program (a row's expert): order across programs
+            prog.setdefault("scalar_key", int(vals.reshape(-1)[0]))
+            return
         if not prog or len(prog.setdefault("keys", [])) >= MAX_KEY_EXECS:
             return
         addr = np.asarray(ptrs, dtype=np.uint64).reshape(-1)
@@ -166,10 +170,18 @@ def _install(tracer: Tracer) -> None:
     load, store = builder.create_masked_load, builder.create_masked_store
     rmw, cas = builder.create_atomic_rmw, builder.create_atomic_cas
 
+    def integer_elements(ptrs) -> bool:
+        """The pointee is an integer type (bf16 data is held as uint16 by the interpreter)."""
+        try:
+            return bool(ptrs.get_element_ty().is_int())
+        except Exception:
+            return False
+
     def masked_load(self, ptrs, mask, *args, **kwargs):
         tracer.access("load", ptrs.data, mask.data, element_bytes(ptrs))
         out = load(self, ptrs, mask, *args, **kwargs)
-        tracer.key_values(ptrs.data, mask.data, out.data)
+        if integer_elements(ptrs):
+            tracer.key_values(ptrs.data, mask.data, out.data)
         return out
 
     def masked_store(self, ptrs, value, mask, *args, **kwargs):
@@ -343,9 +355,24 @@ def _key_order(progs: dict) -> dict | None:
     keys, and the mean number of addresses per distinct key (1: no repeats)."""
     checked = [k for p in progs.values() for k in p.get("keys", [])]
     if not checked:
-        return None
+        return _keys_across_programs(progs)
     return {"execs": len(checked), "sorted": sum(1 for s, _n, _d in checked if s),
             "mean_run": round(sum(n for _s, n, _d in checked) / max(sum(d for _s, _n, d in checked), 1), 2)}
+
+
+def _keys_across_programs(progs: dict) -> dict | None:
+    """One integer read per program (a row's expert, a token's id): over the sampled programs in
+    launch order, are the values non-decreasing, and do the first two neighbours share one (a
+    run)? At least three programs and two distinct values; else nothing is said."""
+    read = sorted(((k[2], k[1], k[0]), p["scalar_key"]) for k, p in progs.items() if "scalar_key" in p)
+    values = [v for _k, v in read]
+    if len(values) < 3 or len(set(values)) < 2:
+        return None
+    ordered = all(a <= b for a, b in zip(values, values[1:]))
+    first = dict(read)
+    neighbours = (0, 0, 0) in first and (0, 0, 1) in first and first[(0, 0, 0)] == first[(0, 0, 1)]
+    return {"execs": len(values), "sorted": len(values) if ordered else 0,
+            "mean_run": 2.0 if neighbours else 1.0, "across_programs": True}
 
 
 def summarise(tracer: Tracer) -> list[dict]:

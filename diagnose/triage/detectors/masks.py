@@ -431,9 +431,12 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
                 continue
             wheres = [w for w in body if call_name(w) == "where"] if has_dot else [
                 w for w in streamed if _constant_like(w.args[2])]
+            # an ordering draws a triangle; `j != i` or `j == pos` cut a diagonal or a point,
+            # which leaves no tile wholly outside for the loop to skip
             causal = [c for w in wheres if w.args
                       for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w.lineno,
-                                                                 keep=_positions(kernel)))]
+                                                                 keep=_positions(kernel)))
+                      if all(isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in c.ops)]
             if not causal:
                 continue
             bound = depends_on(kernel, loop.iter)
