@@ -34,7 +34,7 @@ from diagnose.ir.tier import (
     SYMPTOM_WEIGHT,
     tier3_result,
 )
-from diagnose.profiling.trace import TraceError, run_trace, trace_findings
+from diagnose.profiling.trace import TraceError, contiguous_at, run_trace, trace_findings
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -108,9 +108,11 @@ class Context:
         return next((t for t in self.evidence if t.tier == number), None)
 
     def hypotheses(self) -> list[Finding]:
-        """Tier-1 pattern matches: what the source suggests, waiting for evidence."""
+        """Tier-1 pattern matches: what the source suggests, waiting for evidence (not those the
+        CPU trace measured to be false)."""
         first = self.tier(1)
-        return [f for f in first.findings if f.kind == "pattern"] if first else []
+        return [f for f in first.findings if f.kind == "pattern"
+                and not f.evidence.get("refuted_by_trace")] if first else []
 
 
 def make_context(target: Target, backend: str = "cuda", options: Options | None = None,
@@ -161,9 +163,29 @@ def _add_trace(ctx: Context, result: TierResult) -> None:
         result.reason += f" No CPU trace: {exc}."
         return
     found = trace_findings(report, t.launch_file, ctx.backend)
+    _refute_strided(result, report)
     result.findings += found
     if found:
         result.reason += f" The CPU trace adds {len(found)} finding(s) about traffic."
+
+
+def _refute_strided(result: TierResult, report: dict) -> None:
+    """A source idiom claiming an access walks its fast axis with a stride, where the trace
+    measured that access reading neighbouring addresses with neighbouring lanes (the stride
+    multiplies a slower index): the claim is kept at half its confidence, marked refuted, and
+    no longer a hypothesis a higher tier can confirm."""
+    for f in result.findings:
+        where = f.location or {}
+        if f.kind != "pattern" or f.rewrite_family != STRIDED_FAMILY or not where.get("line"):
+            continue
+        if contiguous_at(report, where.get("function"), where["line"]):
+            f.confidence = round(f.confidence / 2, 3)
+            f.evidence["refuted_by_trace"] = (
+                f"the CPU trace measured the access at line {where['line']} reading neighbouring "
+                "addresses with neighbouring lanes (more than half of each sector used)")
+
+
+STRIDED_FAMILY = "coalesce-contiguous-axis"
 
 
 def _priors(ctx: Context) -> dict[str, FamilyPrior]:

@@ -318,6 +318,35 @@ def run(x):
 '''
 
 
+# A crop of every row decoded from a flat index with // and %: the row stride multiplies the
+# slow index, so neighbouring lanes read neighbouring columns; the source idiom for a strided
+# fast axis fires on the `* W` all the same.
+FLAT_CROP = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def crop_cols(x_ptr, out_ptr, total, OW, H, W, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < total
+    ow = offs % OW
+    oh = (offs // OW) % H
+    n = offs // (OW * H)
+    v = tl.load(x_ptr + (n * H + oh) * W + ow + 1, mask=mask, other=0.0)
+    tl.store(out_ptr + offs, v, mask=mask)
+
+
+def run(x):
+    R, C = x.shape
+    out = torch.empty(R, C - 2, dtype=x.dtype, device=x.device)
+    total = out.numel()
+    crop_cols[(triton.cdiv(total, 1024),)](x, out, total, C - 2, 16, C, BLOCK=1024)
+    return out.sum(dim=0)
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -332,7 +361,8 @@ def task(tmp_path_factory) -> Path:
                        ("two_passes.py", TWO_PASSES_INT64),
                        ("gram.py", ROW_MATVEC),
                        ("row_keys_sorted.py", ROW_KEY_ATOMICS.replace("{shuffle}", "False")),
-                       ("row_keys_shuffled.py", ROW_KEY_ATOMICS.replace("{shuffle}", "True"))):
+                       ("row_keys_shuffled.py", ROW_KEY_ATOMICS.replace("{shuffle}", "True")),
+                       ("crop.py", FLAT_CROP)):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -470,6 +500,29 @@ def test_rows_each_streaming_a_shared_matrix_are_tiled_into_a_dot_not_stats_once
                               Options(max_tier=3, size="small", trace=True)))
     assert d.conclusion is not None and d.conclusion.rewrite_family == "tile-rows-into-dot", d.reason
     assert not problems(d.to_dict())
+
+
+def test_a_strided_idiom_the_trace_measures_contiguous_is_refuted(task, cache, monkeypatch):
+    """The source idiom says the crop's load walks its fast axis with stride W; the trace
+    measured that load with a unit-stride axis. The claim stays in the report at half its
+    confidence, marked refuted, and the IR's narrow loads confirm the div/mod decode instead.
+    A real column walk keeps its claim."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    ctx = make_context(resolve_target(str(task), str(task / "crop.py")), "cuda",
+                       Options(max_tier=1, size="small", trace=True))
+    first = tier1(ctx)
+    ctx.evidence.append(first)
+    strided = next(f for f in first.findings if f.card_id == "cuda-strided-fast-axis")
+    assert strided.evidence.get("refuted_by_trace") and strided.confidence == 0.3
+    assert strided not in ctx.hypotheses()
+    d = diagnose(make_context(resolve_target(str(task), str(task / "crop.py")), "cuda",
+                              Options(max_tier=3, size="small", trace=True)))
+    assert d.conclusion is not None and d.conclusion.rewrite_family == "avoid-div-mod-index", d.reason
+    assert not problems(d.to_dict())
+    walk = make_context(resolve_target(str(task), str(task / "walk.py")), "cuda",
+                        Options(max_tier=1, size="small", trace=True))
+    kept = tier1(walk)
+    assert not any(f.evidence.get("refuted_by_trace") for f in kept.findings)
 
 
 def test_a_compiler_answer_about_narrow_loads_does_not_conclude_over_two_looks(task, cache,

@@ -234,6 +234,18 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     return sorted(best.values(), key=lambda f: -f.confidence)
 
 
+def contiguous_at(report: dict, function: str | None, line: int | None) -> bool | None:
+    """What the trace measured of the accesses at one source line: True when every one of them
+    uses more than half of the 32-byte sectors it touches (neighbouring lanes read neighbouring
+    addresses, whether or not the addresses are affine in the lane), False when one does not,
+    None when the trace saw no access there."""
+    rows = [r for r in traffic(report) if r["line"] == line and r["op"] in ("load", "store")
+            and (function is None or r["function"] == function) and max(r["shape"] or [1]) > 1]
+    if not rows:
+        return None
+    return all(r["efficiency"] > 0.5 for r in rows)
+
+
 def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
     """The integer load of `launch` that reads sorted keys with runs (every checked execution
     non-decreasing, at least two addresses per distinct key on average), if there is one."""
