@@ -140,9 +140,11 @@ def _statements(fn: ast.FunctionDef) -> list[ast.stmt] | None:
     return fn.body
 
 
-def find_row_reduction(fn: ast.FunctionDef) -> RowReduction | None:
+def find_row_reduction(fn: ast.FunctionDef, movable: bool = True) -> RowReduction | None:
     """The kernel's whole-row log-sum-exp, or None when it is anything else (a loop, another
-    reduction over the row, a row used other than element by element)."""
+    reduction over the row, a row used other than element by element). `movable` (for the
+    rewrite) also asks that the row-free statements can move before the sweep; telling the
+    idiom apart does not need that."""
     block = _row_block(fn)
     body = _statements(fn) if block else None
     if body is None:
@@ -161,7 +163,7 @@ def find_row_reduction(fn: ast.FunctionDef) -> RowReduction | None:
     sums = [c for c in walk.reductions if tl_name(c.func) == "tl.sum"]
     if walk.foreign or len(maxes) != 1 or len(sums) != 1:
         return None
-    return _arrange(fn, block, body, kinds, maxes[0], sums[0], walk)
+    return _arrange(fn, block, body, kinds, maxes[0], sums[0], walk, movable)
 
 
 def _holder(body: list[ast.stmt], call: ast.Call) -> int:
@@ -169,7 +171,7 @@ def _holder(body: list[ast.stmt], call: ast.Call) -> int:
 
 
 def _arrange(fn, block: str, body: list[ast.stmt], kinds: list[bool], max_call: ast.Call,
-             sum_call: ast.Call, walk: _Walk) -> RowReduction | None:
+             sum_call: ast.Call, walk: _Walk, movable: bool = True) -> RowReduction | None:
     first = _holder(body, max_call)
     if _holder(body, sum_call) < first:
         return None
@@ -178,7 +180,7 @@ def _arrange(fn, block: str, body: list[ast.stmt], kinds: list[bool], max_call: 
     if any(_calls(s, "tl.store") for s in row):
         return None  # a store inside the sweep would run again in the second one
     tail = kinds[first:]
-    if any(r and not later for i, r in enumerate(tail) for later in tail[i + 1:]):
+    if movable and any(r and not later for i, r in enumerate(tail) for later in tail[i + 1:]):
         return None  # a row-free statement after a row one would change places
     after = [s for s, r in zip(body[first:], tail, strict=True) if not r]
     outputs = [s for s, r in zip(body[first:], tail, strict=True) if r]
@@ -296,9 +298,15 @@ def whole_row_log_sum_exp(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
         kernel = module.kernels[launch.kernel]
-        shape = find_row_reduction(kernel.node)
-        value = launch_value(module, launch, shape.block) if shape else None
-        if shape is None or not (value == POW2_UNKNOWN or (isinstance(value, int) and value >= LARGE_TILE)):
+        shape = find_row_reduction(kernel.node, movable=False)
+        if shape is None:
+            continue
+        # a tile the launcher sizes in a way no reading of the source resolves (an attribute
+        # set elsewhere, a tuple from a helper): with no loop over the row, it covers the row
+        value = launch_value(module, launch, shape.block)
+        if value is None:
+            value = POW2_UNKNOWN
+        if not (value == POW2_UNKNOWN or (isinstance(value, int) and value >= LARGE_TILE)):
             continue
         warps = launch_value(module, launch, "num_warps")
         threads = 32 * (warps if isinstance(warps, int) else 4)
@@ -313,8 +321,8 @@ def _row_match(module: KernelModule, launch, shape: RowReduction, value: int | s
         confidence = 0.65 if share > SPILL_SHARE or resident == 1 else 0.45
         size = (f"one {value}-element tile ({share} values per thread of {threads}; the register "
                 f"file holds {resident} such program{'s' if resident > 1 else ''} per SM)")
-    else:  # next_power_of_2 of a runtime length: large only at the sizes that have long rows
-        confidence, size = 0.4, "one tile of next_power_of_2(row length) elements"
+    else:  # sized at run time (next_power_of_2 of the length, or unresolved): large at long rows
+        confidence, size = 0.4, "one tile sized to the row at run time"
     passes = "two sweeps (the second writes the outputs)" if shape.outputs else "one sweep"
     message = (f"`{launch.kernel}` holds the whole row in {size}, with no loop over "
                f"{shape.block}, and reduces it by max then sum({shape.exp}(x - max)): the row "
