@@ -347,6 +347,30 @@ def run(x):
 '''
 
 
+# Each program copies one 256 KB span of the flat input in tiles of TILE bytes (uint8 view):
+# 1 KB tiles take 256 steps a program, 16 KB tiles 16.
+SPAN_COPY = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def span_copy(src_ptr, dst_ptr, SPAN: tl.constexpr, TILE: tl.constexpr):
+    base = tl.program_id(0) * SPAN
+    offs = tl.arange(0, TILE)
+    for i in range(0, SPAN, TILE):
+        tl.store(dst_ptr + base + i + offs, tl.load(src_ptr + base + i + offs))
+
+
+def run(x):
+    flat = x.contiguous().view(torch.uint8).reshape(-1)
+    out = torch.empty_like(flat)
+    span_copy[(flat.numel() // 262144,)](flat, out, SPAN=262144, TILE={tile})
+    return out.view(x.dtype).reshape(x.shape).sum(dim=0)
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -362,7 +386,9 @@ def task(tmp_path_factory) -> Path:
                        ("gram.py", ROW_MATVEC),
                        ("row_keys_sorted.py", ROW_KEY_ATOMICS.replace("{shuffle}", "False")),
                        ("row_keys_shuffled.py", ROW_KEY_ATOMICS.replace("{shuffle}", "True")),
-                       ("crop.py", FLAT_CROP)):
+                       ("crop.py", FLAT_CROP),
+                       ("copy_1k.py", SPAN_COPY.replace("{tile}", "1024")),
+                       ("copy_16k.py", SPAN_COPY.replace("{tile}", "16384"))):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -523,6 +549,22 @@ def test_a_strided_idiom_the_trace_measures_contiguous_is_refuted(task, cache, m
                         Options(max_tier=1, size="small", trace=True))
     kept = tier1(walk)
     assert not any(f.evidence.get("refuted_by_trace") for f in kept.findings)
+
+
+def test_on_ascend_a_loop_of_small_transfers_is_a_tile_to_grow(task, cache, monkeypatch):
+    """On a vector core each loop step is one transfer each way: 1 KB steps (256 a program)
+    are issue-bound and the tile should grow; 16 KB steps are not flagged, and a GPU trace of
+    the same copy says nothing about it (many warps hide the steps there)."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    report = run_trace(task, task / "copy_1k.py", size="small")
+    small = {f.rewrite_family: f for f in trace_findings(report, task / "copy_1k.py", "ascend")}
+    tile = small["block-size-tuning"]
+    assert tile.card_id == "ascend-small-dma-tile" and tile.evidence["facts"]["bytes_per_step"] == 1024
+    assert tile.evidence["facts"]["steps"] == 256
+    assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(report, task / "copy_1k.py")}
+    big = run_trace(task, task / "copy_16k.py", size="small")
+    assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(big, task / "copy_16k.py",
+                                                                                  "ascend")}
 
 
 def test_a_compiler_answer_about_narrow_loads_does_not_conclude_over_two_looks(task, cache,

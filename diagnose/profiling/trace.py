@@ -225,6 +225,8 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _idle_lane_findings(rows, total, path)
     found += _note_findings(report, path)
     found += _walk_findings(report, rows, total, path)
+    if backend == "ascend":
+        found += _small_tile_findings(rows, total, path)
     if backend != "cuda":
         found = _for_backend(found, backend)
     best: dict[str, Finding] = {}
@@ -506,6 +508,31 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
                 f"{r['op']} at line {r['line']} are active: the block is far larger than the "
                 "data it covers.", share, r, path, {"active": round(r["active"] / r["lanes"], 3)}))
     return found
+
+
+SMALL_DMA_BYTES = 2048  # a step moving at most this much pays the transfer's issue cost per step
+MANY_STEPS = 16
+
+
+def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Ascend: loads and stores in a loop of many steps per program, each step moving a small
+    tile, carrying most of the traffic: one MTE transfer each way per step, issue-bound."""
+    small = []
+    for r in rows:
+        steps = max(r["execs"] or [0])
+        per_step = r["active"] * r["elem_bytes"] / max(sum(r["execs"] or [1]), 1)
+        if r["op"] in ("load", "store") and steps >= MANY_STEPS and 0 < per_step <= SMALL_DMA_BYTES:
+            small.append((r, steps, per_step))
+    share = sum(r["sector_bytes"] for r, _s, _b in small) / total
+    if not small or share < 0.5:
+        return []
+    r, steps, per_step = max(small, key=lambda x: x[0]["sector_bytes"])
+    return [_finding(
+        "ascend-small-dma-tile", "block-size-tuning",
+        f"Traced in the interpreter, the {r['op']} at line {r['line']} ({r['function']}) moves about "
+        f"{per_step:,.0f} bytes per loop step over {steps} steps per program: each step is one "
+        f"transfer each way on a vector core, and such steps carry {share:.0%} of the traffic.",
+        share, r, path, {"bytes_per_step": round(per_step), "steps": steps})]
 
 
 def _note_findings(report: dict, path: str) -> list[Finding]:

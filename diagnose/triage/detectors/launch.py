@@ -144,7 +144,7 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 "falls back to the older mma path with more, smaller programs.",
                 ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
                 dot_rows=small_dot))
-        small = _small_tile(module, launch, extents, values)
+        small = _small_tile(module, launch, extents, values, backend)
         if small is not None and not (backend == "cuda" and reduces_one_tile(kernel)):
             elements, threads = small
             matches.append(_launch_match(
@@ -160,9 +160,10 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
 
 
 def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
-                values: dict[str, int | str]) -> tuple[int, int] | None:
-    """(elements, threads) when the launch's tile resolves to under 128 elements or to no more
-    elements than threads (one element per thread at most)."""
+                values: dict[str, int | str], backend: str = "cuda") -> tuple[int, int] | None:
+    """(elements, threads) when the launch's tile resolves to under 128 elements or, on a GPU,
+    to no more elements than threads (one element per thread at most; an NPU vector core has
+    no threads to starve, so there only the size counts)."""
     tile = [values.get(n) for n in extents]
     if not tile or not all(isinstance(v, int) for v in tile):
         return None
@@ -171,7 +172,7 @@ def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
         elements *= v  # type: ignore[operator]
     warps = launch_value(module, launch, "num_warps")
     threads = 32 * (warps if isinstance(warps, int) else 4)
-    return (elements, threads) if elements < 128 or elements <= threads else None
+    return (elements, threads) if elements < 128 or (backend == "cuda" and elements <= threads) else None
 
 
 def reduces_one_tile(kernel: JitKernel) -> bool:
@@ -193,7 +194,7 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
             continue
         extents = arange_params(kernel)
         values = _block_values(module, launch)
-        small = _small_tile(module, launch, extents, values)
+        small = _small_tile(module, launch, extents, values, backend)
         if small is None:
             continue
         elements, threads = small
