@@ -550,6 +550,7 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     # of another form is seen in the source too and the trace weighed it in time against all
     # the kernels' work (shares of bytes within one mechanism do not tell its forms apart)
     heavy = [f for f in traced if f.evidence.get("share", 0.0) >= outweighs
+             and not f.evidence.get("ranks_only")  # tuning ranks; it does not overrule
              and (f.rewrite_family not in kin or (f.evidence.get("of_time") and f.rewrite_family in idioms))
              and (not also_traced or f.evidence.get("of_time"))]
     return max(heavy, key=lambda f: f.confidence, default=None)

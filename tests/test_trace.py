@@ -561,6 +561,7 @@ def test_on_ascend_a_loop_of_small_transfers_is_a_tile_to_grow(task, cache, monk
     tile = small["block-size-tuning"]
     assert tile.card_id == "ascend-small-dma-tile" and tile.evidence["facts"]["bytes_per_step"] == 1024
     assert tile.evidence["facts"]["steps"] == 256
+    assert tile.evidence["ranks_only"]  # a tile size ranks; it does not overrule a confirmed idiom
     assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(report, task / "copy_1k.py")}
     big = run_trace(task, task / "copy_16k.py", size="small")
     assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(big, task / "copy_16k.py",

@@ -527,12 +527,16 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
     if not small or share < 0.5:
         return []
     r, steps, per_step = max(small, key=lambda x: x[0]["sector_bytes"])
-    return [_finding(
+    found = [_finding(
         "ascend-small-dma-tile", "block-size-tuning",
         f"Traced in the interpreter, the {r['op']} at line {r['line']} ({r['function']}) moves about "
         f"{per_step:,.0f} bytes per loop step over {steps} steps per program: each step is one "
         f"transfer each way on a vector core, and such steps carry {share:.0%} of the traffic.",
         share, r, path, {"bytes_per_step": round(per_step), "steps": steps})]
+    # a tile size is tuning: it ranks beside the idioms but does not overrule one a higher
+    # tier confirmed (a kernel with a structural defect also loops in small tiles)
+    found[0].evidence["ranks_only"] = True
+    return found
 
 
 def _note_findings(report: dict, path: str) -> list[Finding]:
