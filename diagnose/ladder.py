@@ -527,7 +527,8 @@ def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
 def _outweighs(fact: Finding) -> float:
     """The traffic share a trace finding needs to outweigh a confirmation by `fact`: half, or a
     quarter when the fact is an instruction-only symptom (int64 arithmetic, an exact libm call)."""
-    return INSTRUCTION_OUTWEIGHS if fact.evidence.get("weight", 0) <= INSTRUCTION_ONLY else TRACE_OUTWEIGHS
+    cheap = fact.evidence.get("weight", 0) <= INSTRUCTION_ONLY
+    return INSTRUCTION_OUTWEIGHS if cheap else TRACE_OUTWEIGHS
 
 
 INSTRUCTION_ONLY = 1  # a symptom of this weight costs instructions, not memory traffic
@@ -551,7 +552,8 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     # the kernels' work (shares of bytes within one mechanism do not tell its forms apart)
     heavy = [f for f in traced if f.evidence.get("share", 0.0) >= outweighs
              and not f.evidence.get("ranks_only")  # tuning ranks; it does not overrule
-             and (f.rewrite_family not in kin or (f.evidence.get("of_time") and f.rewrite_family in idioms))
+             and (f.rewrite_family not in kin
+                  or (f.evidence.get("of_time") and f.rewrite_family in idioms))
              and (not also_traced or f.evidence.get("of_time"))]
     return max(heavy, key=lambda f: f.confidence, default=None)
 

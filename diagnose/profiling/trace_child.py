@@ -368,7 +368,7 @@ def _keys_across_programs(progs: dict) -> dict | None:
     values = [v for _k, v in read]
     if len(values) < 3 or len(set(values)) < 2:
         return None
-    ordered = all(a <= b for a, b in zip(values, values[1:]))
+    ordered = all(a <= b for a, b in zip(values, values[1:], strict=False))
     first = dict(read)
     neighbours = (0, 0, 0) in first and (0, 0, 1) in first and first[(0, 0, 0)] == first[(0, 0, 1)]
     return {"execs": len(values), "sorted": len(values) if ordered else 0,
