@@ -13,6 +13,7 @@ names the families whose mechanism that traffic shows:
     atomic-funnel   atomics whose lanes share few addresses -> tree-reduction-not-atomics
     atomic-scatter  one atomic per element over many addresses -> aggregate-before-atomics
     sorted keys     atomics addressed through an integer load whose values come sorted, in runs
+                    (in a tile, or one key per program across the sampled programs)
                                                             -> segment-reduce-sorted-keys
     split-k         atomics in a launch with a tl.dot        -> drop-split-k
     global-rmw      a load and a store of the same addresses every loop step
@@ -24,8 +25,11 @@ names the families whose mechanism that traffic shows:
     reread          a program reading the same span through two lines, or neighbouring
                     programs looping over the same >= 16 KB (no tl.dot) -> compute-stats-once
     idle-lanes      most lanes of the traffic masked off     -> block-size-tuning / skip-masked-tiles
-    host            fills the kernels only store over, copies and casts, read-backs
+    host            fills the kernels only store over, copies and casts, read-backs (these
+                    weighed in time: stalls against the traffic and launches at full speed)
                     -> allocate-empty-output, drop-host-copies / cast-inside-kernel, avoid-host-sync
+    small steps     Ascend only: loops of >= 16 steps moving <= 2 KB each, most of the traffic
+                                                            -> block-size-tuning (ranks only)
     operands        an fp32 tl.dot fed by 16-bit loads; a rank-3 broadcast pair; a cast to fp64
                     -> lower-precision-dot, use-dot-for-broadcast-sum, lower-precision-math
     walks           one-element loads and stores repeated per program; a table every program
