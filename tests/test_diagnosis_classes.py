@@ -221,6 +221,24 @@ def test_linalg_strided_views_and_integer_compares_feeding_selects_are_symptoms(
     assert not {s.id for s in attribute(capture)} & {"strided-memref", "int-compare-select"}
 
 
+def test_int64_compares_feeding_a_select_are_their_own_symptom_naming_int32() -> None:
+    """Targets compared as loaded int64: the vector unit compares i32, so the i64 compare is
+    its own symptom (int32-indexing, standalone at tier 3); one i32 compare among them keeps
+    the generic integer-compare symptom."""
+    wide = LINALG.replace("tensor<4096xi8>", "tensor<4096xi64>").replace(
+        "%9 : tensor<4096xi32>", "%9 : tensor<4096xi64>")
+    capture = IRCapture("ascend", "Ascend910B", "k.py", kernels=[_ascend_kernel(wide)])
+    found = {s.id: s for s in attribute(capture)}
+    assert "int-compare-select" not in found and len(found["int64-compare-select"].evidence) == 2
+    result = tier3_result(capture, list(found.values()),
+                          {"ascend-int64-vector-arith": "int32-indexing"})
+    top = next(f for f in result.findings if f.evidence["symptom"] == "int64-compare-select")
+    assert top.rewrite_family == "int32-indexing" and top.card_id == "ascend-int64-vector-arith"
+    mixed = {s.id for s in attribute(IRCapture("ascend", "Ascend910B", "k.py",
+                                               kernels=[_ascend_kernel(LINALG)]))}
+    assert "int-compare-select" in mixed and "int64-compare-select" not in mixed
+
+
 def test_host_code_around_the_launches_is_tier3_evidence() -> None:
     capture = IRCapture("cuda", "sm_90", "k.py", launch_counts={"ce_kernel": 8, "other": 1},
                         host_ops=[{"op": "aten._to_copy", "bytes": 64 << 20, "dtype": "float32",

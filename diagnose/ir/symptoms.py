@@ -613,6 +613,15 @@ def int_compare_select(kir: KernelIR) -> list[Symptom]:
     if not found:
         return []
     found = list(dict.fromkeys(found))
+    if all(re.search(r"tensor<[^>]*xi64>", f) for f in found):
+        # int64 data compared as loaded (token ids, targets): the A2/A3 vector unit compares
+        # i32 only, so an i64 compare runs element by element; narrowing first keeps it vector
+        return [Symptom(id="int64-compare-select", kernel=kir.kernel, pass_arg="triton-to-linalg",
+                        stage_index=stage.index,
+                        summary=f"{len(found)} int64 tensor compare(s) (arith.cmpi on i64) feed an "
+                                "arith.select in linalg: the vector unit compares i32, so each "
+                                "runs element by element; narrow the operands to int32 first",
+                        evidence=found[:4])]
     return [Symptom(id="int-compare-select", kernel=kir.kernel, pass_arg="triton-to-linalg",
                     stage_index=stage.index,
                     summary=f"{len(found)} integer tensor compare(s) (arith.cmpi) feed an "

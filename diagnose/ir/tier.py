@@ -39,6 +39,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "strided-memref": ("ascend-transposed-tile", "ascend-strided-fast-axis"),
     "int-compare-select": ("ascend-data-dependent-mask", "ascend-int-compare-where",
                            "ascend-reversed-mask"),
+    "int64-compare-select": ("ascend-int64-vector-arith",),
     "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
                                      "ascend-discrete-gather", "ascend-div-mod-unstructured",
                                      "ascend-strided-fast-axis", "ascend-transposed-tile"),
@@ -70,7 +71,8 @@ CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "fp64-arith", "uns
                   "discrete-mask-to-select")
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
-STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill", "thin-k-dot")
+STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill", "thin-k-dot",
+                       "int64-compare-select")
 # How much of a kernel's time a symptom usually costs, for choosing what to explain first:
 # a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
 # A buffer handed between launches is written and read back through DRAM: for memory-bound
@@ -90,7 +92,7 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
-    "strided-memref": 2, "int-compare-select": 1, "thin-k-dot": 3, "fp64-arith": 3,
+    "strided-memref": 2, "int-compare-select": 1, "int64-compare-select": 1, "thin-k-dot": 3, "fp64-arith": 3,
     # an exact erf costs a memory-bound kernel at most its instruction overhead (1.23x on the H200 for
     # an fp16 GELU, bench/optimize/erf): weaker than any access or launch mechanism beside it
     "exact-erf": 1,
