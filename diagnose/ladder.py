@@ -34,7 +34,7 @@ from diagnose.ir.tier import (
     SYMPTOM_WEIGHT,
     tier3_result,
 )
-from diagnose.profiling.trace import TraceError, contiguous_at, run_trace, trace_findings
+from diagnose.profiling.trace import TraceError, contiguous_at, run_trace, trace_findings, traffic
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
@@ -174,11 +174,12 @@ def _refute_strided(result: TierResult, report: dict) -> None:
     measured that access reading neighbouring addresses with neighbouring lanes (the stride
     multiplies a slower index): the claim is kept at half its confidence, marked refuted, and
     no longer a hypothesis a higher tier can confirm."""
-    for f in result.findings:
-        where = f.location or {}
-        if f.kind != "pattern" or f.rewrite_family != STRIDED_FAMILY or not where.get("line"):
-            continue
-        if contiguous_at(report, where.get("function"), where["line"]):
+    claims = [f for f in result.findings if f.kind == "pattern"
+              and f.rewrite_family == STRIDED_FAMILY and (f.location or {}).get("line")]
+    rows = traffic(report) if claims else []
+    for f in claims:
+        where = f.location
+        if contiguous_at(rows, where.get("function"), where["line"]):
             f.confidence = round(f.confidence / 2, 3)
             f.evidence["refuted_by_trace"] = (
                 f"the CPU trace measured the access at line {where['line']} reading neighbouring "
@@ -545,8 +546,7 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
     also_traced = any(f.rewrite_family == hypothesis.rewrite_family for f in traced)
     kin = next((g for g in KINDRED_FAMILIES if hypothesis.rewrite_family in g), frozenset())
-    idioms = {f.rewrite_family for f in first.findings
-              if f.kind == "pattern" and not is_fallback(f)} if first else set()
+    idioms = _source_idioms(first) if first else set()
     # within a kindred group the idiom says which form the mechanism takes, unless the idiom
     # of another form is seen in the source too and the trace weighed it in time against all
     # the kernels' work (shares of bytes within one mechanism do not tell its forms apart)
@@ -671,6 +671,11 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     return traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
 
 
+def _source_idioms(first: TierResult) -> set[str]:
+    """The families tier 1's source idioms name (not fallback guesses)."""
+    return {f.rewrite_family for f in first.findings if f.kind == "pattern" and not is_fallback(f)}
+
+
 def _seen_twice(ctx: Context, family: str) -> Finding | None:
     """A family of another name that two independent looks of tier 1 support: a source idiom
     (not a fallback guess) and the CPU trace's measurement of the same mechanism. A compiler
@@ -678,8 +683,7 @@ def _seen_twice(ctx: Context, family: str) -> Finding | None:
     first = ctx.tier(1)
     if first is None:
         return None
-    idioms = {f.rewrite_family for f in first.findings
-              if f.kind == "pattern" and not is_fallback(f) and f.rewrite_family != family}
+    idioms = _source_idioms(first) - {family}
     traced = [f for f in first.findings if f.kind == "trace" and f.rewrite_family in idioms]
     return max(traced, key=lambda f: f.confidence, default=None)
 

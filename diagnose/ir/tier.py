@@ -92,7 +92,8 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "dot-without-wgmma": 4, "no-async-copy-after-pipeline": 3, "register-spills": 3,
     "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
-    "strided-memref": 2, "int-compare-select": 1, "int64-compare-select": 1, "thin-k-dot": 3, "fp64-arith": 3,
+    "strided-memref": 2, "int-compare-select": 1, "int64-compare-select": 1, "thin-k-dot": 3,
+    "fp64-arith": 3,
     # an exact erf costs a memory-bound kernel at most its instruction overhead (1.23x on the H200 for
     # an fp16 GELU, bench/optimize/erf): weaker than any access or launch mechanism beside it
     "exact-erf": 1,

@@ -149,14 +149,16 @@ def traffic(report: dict) -> list[dict]:
 # ---------------------------------------------------------------- hypotheses
 
 def _finding(card: str, family: str, message: str, share: float, row: dict | None,
-             path: str, facts: dict[str, Any]) -> Finding:
+             path: str, facts: dict[str, Any], **flags: bool) -> Finding:
+    """`flags` go into the evidence: `of_time` (the share is of all the kernels' time, not of
+    the bytes), `ranks_only` (tuning: ranks beside the idioms, never overrules one)."""
     location = {"path": path}
     if row is not None:
         location.update({"function": row.get("function"), "line": row.get("line")})
     confidence = round(BASE_CONFIDENCE + SHARE_CONFIDENCE * min(max(share, 0.0), 1.0), 3)
     return Finding(tier=1, kind="trace", card_id=card, rewrite_family=family, message=message,
                    confidence=confidence, location=location,
-                   evidence={"traced": True, "share": round(share, 3), "facts": facts},
+                   evidence={"traced": True, "share": round(share, 3), "facts": facts, **flags},
                    evidence_needed=[])
 
 
@@ -240,16 +242,16 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     return sorted(best.values(), key=lambda f: -f.confidence)
 
 
-def contiguous_at(report: dict, function: str | None, line: int | None) -> bool | None:
-    """What the trace measured of the accesses at one source line: True when every one of them
-    uses more than half of the 32-byte sectors it touches (neighbouring lanes read neighbouring
-    addresses, whether or not the addresses are affine in the lane), False when one does not,
-    None when the trace saw no access there."""
-    rows = [r for r in traffic(report) if r["line"] == line and r["op"] in ("load", "store")
-            and (function is None or r["function"] == function) and max(r["shape"] or [1]) > 1]
-    if not rows:
+def contiguous_at(rows: list[dict], function: str | None, line: int | None) -> bool | None:
+    """What the trace measured (`traffic` rows) of the accesses at one source line: True when
+    every one of them uses more than half of the 32-byte sectors it touches (neighbouring lanes
+    read neighbouring addresses, whether or not the addresses are affine in the lane), False
+    when one does not, None when the trace saw no access there."""
+    at = [r for r in rows if r["line"] == line and r["op"] in ("load", "store")
+          and (function is None or r["function"] == function) and max(r["shape"] or [1]) > 1]
+    if not at:
         return None
-    return all(r["efficiency"] > 0.5 for r in rows)
+    return all(r["efficiency"] > 0.5 for r in at)
 
 
 def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
@@ -467,8 +469,7 @@ def _host_findings(report: dict, rows: list[dict], total: float, path: str) -> l
             "(.item(), .tolist(), int(tensor)): each waits for the GPU to drain, about "
             f"{stalled * 1e6:,.0f} us of stalls against about {busy * 1e6:,.0f} us of kernel work.",
             share, None, path, {"syncs": syncs, "stall_us": round(stalled * 1e6, 1),
-                                "work_us": round(busy * 1e6, 1)}))
-        found[-1].evidence["of_time"] = True  # a share of all the kernels' time, not of the bytes
+                                "work_us": round(busy * 1e6, 1)}, of_time=True))
     return found
 
 
@@ -531,16 +532,14 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
     if not small or share < 0.5:
         return []
     r, steps, per_step = max(small, key=lambda x: x[0]["sector_bytes"])
-    found = [_finding(
+    # a tile size is tuning: it ranks beside the idioms but does not overrule one a higher
+    # tier confirmed (a kernel with a structural defect also loops in small tiles)
+    return [_finding(
         "ascend-small-dma-tile", "block-size-tuning",
         f"Traced in the interpreter, the {r['op']} at line {r['line']} ({r['function']}) moves about "
         f"{per_step:,.0f} bytes per loop step over {steps} steps per program: each step is one "
         f"transfer each way on a vector core, and such steps carry {share:.0%} of the traffic.",
-        share, r, path, {"bytes_per_step": round(per_step), "steps": steps})]
-    # a tile size is tuning: it ranks beside the idioms but does not overrule one a higher
-    # tier confirmed (a kernel with a structural defect also loops in small tiles)
-    found[0].evidence["ranks_only"] = True
-    return found
+        share, r, path, {"bytes_per_step": round(per_step), "steps": steps}, ranks_only=True)]
 
 
 def _note_findings(report: dict, path: str) -> list[Finding]:

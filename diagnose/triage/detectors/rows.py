@@ -380,14 +380,14 @@ def two_pass_max_sum(module: KernelModule, backend: str) -> list[Match]:
         for i, first in enumerate(loops):
             maxes = _max_names(first)
             # a first loop that already rescales a sum by its running max is the online form
-            if not maxes or not _loads(first) or _exp_of(kernel, first, maxes) is not None:
+            if not maxes or not _calls(first, "tl.load") or _exp_of(kernel, first, maxes) is not None:
                 continue
             inside = {id(n) for n in ast.walk(first)}
             # the second loop uses the first's max and finds none of its own (an attention's
             # second key loop rescales by its own running max: one pass each, not a re-read),
             # and sums (a loop that only writes exp(x - lse) per element is the output pass)
             later = ((lp, _exp_of(kernel, lp, maxes)) for lp in loops[i + 1:]
-                     if id(lp) not in inside and _loads(lp) and not _max_names(lp) and _sums(lp))
+                     if id(lp) not in inside and _calls(lp, "tl.load") and not _max_names(lp) and _sums(lp))
             second, call = next(((lp, e) for lp, e in later if e is not None), (None, None))
             if second is None:
                 continue
@@ -408,7 +408,3 @@ def _sums(loop: ast.For) -> bool:
     """The loop accumulates: a tl.sum or an augmented assignment in its body."""
     return any(isinstance(n, ast.AugAssign) or (isinstance(n, ast.Call) and _tl(n) == "sum")
                for n in ast.walk(loop))
-
-
-def _loads(loop: ast.For) -> bool:
-    return any(isinstance(n, ast.Call) and _tl(n) == "load" for n in ast.walk(loop))
