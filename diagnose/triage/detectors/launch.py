@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.memory import _match, depends_on, pointer_of
+from diagnose.triage.detectors.memory import _match, pointer_of, pointer_params
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
     REDUCE_OPS,
@@ -414,7 +414,7 @@ def _bound_names(module: KernelModule, launch: Launch, written: bool) -> set[str
     for call in kernel.calls(*ops):
         pointer = pointer_of(call)
         if pointer is not None:
-            params |= depends_on(kernel, pointer)
+            params |= pointer_params(kernel, pointer)
     params -= {p.name for p in kernel.params if p.constexpr}  # a tile size, never a buffer
     return {n for p, a in launch.args.items() if p in params
             for n in names_in(a) | ({dotted(a)} if isinstance(a, ast.Attribute) and dotted(a) else set())}
@@ -516,7 +516,7 @@ def _handed_across_functions(module: KernelModule, seen: set[int]) -> list[Match
 def _read_params(module: KernelModule, launch: Launch) -> set[str]:
     kernel = module.kernels[launch.kernel]
     return {p for call in kernel.calls("load") if (pointer := pointer_of(call)) is not None
-            for p in depends_on(kernel, pointer)}
+            for p in pointer_params(kernel, pointer)}
 
 
 def _writer_elsewhere(module: KernelModule, later: Launch, arg: ast.expr) -> tuple[Launch, str] | None:

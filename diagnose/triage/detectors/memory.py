@@ -47,6 +47,39 @@ def depends_on(kernel: JitKernel, node: ast.AST) -> set[str]:
     return seen
 
 
+_POINTER_THROUGH = ("multiple_of", "max_contiguous", "make_block_ptr", "advance",
+                    "make_tensor_descriptor")
+
+
+def pointer_params(kernel: JitKernel, pointer: ast.AST) -> set[str]:
+    """The parameters an address is built on: the terms it adds (`x_ptr + row * n + cols` ->
+    x_ptr), through local names and block-pointer calls, not the integers scaled into its
+    offsets (`n`). When no added term is a parameter (an address built some other way), every
+    name the address depends on, as `depends_on` gives."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    todo: list[ast.AST] = [pointer]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            todo += [node.left, node.right]
+        elif isinstance(node, ast.Call) and call_name(node) in _POINTER_THROUGH:
+            base = kwarg(node, "base") or (node.args[0] if node.args else None)
+            if base is not None:
+                todo.append(base)
+        elif isinstance(node, ast.Subscript):  # ptrs[:, None]
+            todo.append(node.value)
+        elif isinstance(node, ast.Name) and node.id not in seen:
+            seen.add(node.id)
+            if kernel.param(node.id) is not None:
+                found.add(node.id)
+            for stmt in kernel.assigns.get(node.id, []):
+                value = getattr(stmt, "value", None)
+                if value is not None:
+                    todo.append(value)
+    return found or depends_on(kernel, pointer)
+
+
 def bound_to_call(kernel: JitKernel, name: str) -> set[str]:
     """Local names bound to a value that contains a call of `name` (`x = tl.load(p).to(f32)`)."""
     return {local for local, stmts in kernel.assigns.items()
