@@ -67,6 +67,8 @@ IR_SIGNS: dict[str, tuple[str, ...]] = {
 # loads and stores) confirms it; a whole row held in registers is what spills, and the generic
 # fix, a smaller tile, cannot hold a whole row.
 SPILLS_CAUSED_BY: dict[str, str] = {"cuda-whole-row-lse": "cuda-register-spills",
+                                    # whole tiles held across a loop by four warps or fewer
+                                    "cuda-too-few-warps": "cuda-register-spills",
                                     # a [M, K, N] broadcast temporary is what outgrows the registers
                                     "cuda-broadcast-matmul": "cuda-register-spills"}
 
@@ -109,10 +111,12 @@ class Context:
 
     def hypotheses(self) -> list[Finding]:
         """Tier-1 pattern matches: what the source suggests, waiting for evidence (not those the
-        CPU trace measured to be false)."""
+        CPU trace measured to be false, nor those whose detector saw the source rule their
+        rewrite out: a fact `refuted` says why)."""
         first = self.tier(1)
         return [f for f in first.findings if f.kind == "pattern"
-                and not f.evidence.get("refuted_by_trace")] if first else []
+                and not f.evidence.get("refuted_by_trace")
+                and not (f.evidence.get("facts") or {}).get("refuted")] if first else []
 
 
 def make_context(target: Target, backend: str = "cuda", options: Options | None = None,
@@ -513,6 +517,9 @@ KINDRED_FAMILIES = (
     # idiom's to say (first match wins: compute-stats-once keeps the group above)
     frozenset({"compute-stats-once", "tile-rows-into-dot", "use-dot-for-broadcast-sum",
                "binary-search-sorted-bounds"}),
+    # too few threads in flight: the trace counts the programs; whether to add programs or
+    # warps to each (a serial loop over a whole resident tile cannot be split) is the idiom's
+    frozenset({"split-work-across-programs", "num-warps-tuning"}),
 )
 
 

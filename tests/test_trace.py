@@ -370,6 +370,30 @@ def run(x):
     return out.view(x.dtype).reshape(x.shape).sum(dim=0)
 '''
 
+# Row sums of the [1024, 512] input, one program per CHUNK columns of a row: with 32 columns each
+# of the 16,384 programs reads 128 bytes once; with the whole row, 1,024 programs read 2 KB.
+ROW_CHUNKS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def chunk_sums(x_ptr, out_ptr, C, CHUNK: tl.constexpr):
+    pid = tl.program_id(0)
+    per_row = C // CHUNK
+    row, part = pid // per_row, pid % per_row
+    cols = part * CHUNK + tl.arange(0, CHUNK)
+    tl.store(out_ptr + pid, tl.sum(tl.load(x_ptr + row * C + cols), axis=0))
+
+
+def run(x):
+    R, C = x.shape
+    out = torch.empty(R * (C // {chunk}), dtype=x.dtype, device=x.device)
+    chunk_sums[(R * (C // {chunk}),)](x, out, C, CHUNK={chunk})
+    return out
+'''
+
 
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
@@ -388,7 +412,9 @@ def task(tmp_path_factory) -> Path:
                        ("row_keys_shuffled.py", ROW_KEY_ATOMICS.replace("{shuffle}", "True")),
                        ("crop.py", FLAT_CROP),
                        ("copy_1k.py", SPAN_COPY.replace("{tile}", "1024")),
-                       ("copy_16k.py", SPAN_COPY.replace("{tile}", "16384"))):
+                       ("copy_16k.py", SPAN_COPY.replace("{tile}", "16384")),
+                       ("chunks_32.py", ROW_CHUNKS.replace("{chunk}", "32")),
+                       ("chunks_512.py", ROW_CHUNKS.replace("{chunk}", "512"))):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -566,6 +592,22 @@ def test_on_ascend_a_loop_of_small_transfers_is_a_tile_to_grow(task, cache, monk
     big = run_trace(task, task / "copy_16k.py", size="small")
     assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(big, task / "copy_16k.py",
                                                                                   "ascend")}
+
+
+def test_many_programs_that_each_move_a_few_hundred_bytes_once_want_more_rows_each(
+        task, cache, monkeypatch):
+    """16,384 programs of 128 bytes each (one load, no loop) are short programs; 1,024 programs
+    of a 2 KB row are not, and an NPU trace of the short ones leaves them to its grid cards."""
+    short = _families(task, "chunks_32.py", cache, monkeypatch)
+    many = short["multi-row-programs"]
+    assert many.card_id == "common-row-per-program"
+    assert many.evidence["facts"]["programs"] == 16384 and many.evidence["ranks_only"]
+    assert many.evidence["facts"]["bytes_per_program"] == 128 + 4
+    assert "multi-row-programs" not in _families(task, "chunks_512.py", cache, monkeypatch)
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    report = run_trace(task, task / "chunks_32.py", size="small")
+    assert "multi-row-programs" not in {f.rewrite_family for f in trace_findings(
+        report, task / "chunks_32.py", "ascend")}
 
 
 def test_a_compiler_answer_about_narrow_loads_does_not_conclude_over_two_looks(task, cache,

@@ -312,6 +312,20 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
         programs = _programs(launch)
         share = sum(r["sector_bytes"] for r in rows if r["launch"] == index) / total
         idle = share * (1 - programs / units)  # the machine the grid leaves idle, weighed
+        moved = sum(_per_program(r) for r in rows if r["launch"] == index)
+        once = all(max(r["execs"] or [1]) <= 1 for r in rows if r["launch"] == index)
+        if backend == "cuda" and programs >= SHORT_PROGRAMS_PER_UNIT * units and once \
+                and 0 < moved <= SHORT_PROGRAM_BYTES and share >= 0.5:
+            found.append(_finding(
+                "common-row-per-program", "multi-row-programs",
+                f"Traced on the CPU, each of the {programs:,} programs of {launch['kernel']} "
+                f"moves about {moved:,.0f} bytes in one pass, with no loop: a program's setup and "
+                f"its reduction tail are paid for that little data ({share:.0%} of the traffic).",
+                share, None, path, {"kernel": launch["kernel"], "programs": programs,
+                                    "bytes_per_program": round(moved)},
+                # how to give a program more work (a bigger block, more rows, a tree instead of
+                # atomics) is the source idiom's to say: this ranks, it does not overrule
+                ranks_only=True))
         if programs < units and share >= 0.5 and launch.get("grid"):
             found.append(_finding(
                 "cuda-small-grid-underfill", "split-work-across-programs",
@@ -515,6 +529,10 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
     return found
 
 
+# A GPU program that moves at most this much once, in a grid of this many programs per SM,
+# spends more on its own setup, index math and reduction tail than on its bytes.
+SHORT_PROGRAM_BYTES = 2048
+SHORT_PROGRAMS_PER_UNIT = 64
 SMALL_DMA_BYTES = 2048  # a step moving at most this much pays the transfer's issue cost per step
 MANY_STEPS = 16
 

@@ -18,6 +18,7 @@ from diagnose.triage.detectors.model import (
     dotted,
     evaluate,
     grid_elements,
+    is_tile,
     kwarg,
     launch_value,
     launcher_env,
@@ -321,6 +322,52 @@ def num_warps_exceed_tile(module: KernelModule, backend: str) -> list[Match]:
 
 FEW_WARPS = 2             # num_warps at or below this is "one or two warps"
 VALUES_PER_THREAD = 32    # a thread holding more tile elements than this pressures registers
+DEFAULT_WARPS = 4         # Triton's num_warps when the launch names none
+RESIDENT_TILES = 2        # whole-row tiles held across a loop before four warps are "few"
+RESIDENT_VALUES = 128     # values per thread of those tiles past which 255 registers spill
+
+
+def _product(values: list) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
+    return [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
+
+
+def resident_tiles(kernel: JitKernel) -> set[str]:
+    """Tiles a program loads before its loops and keeps reading inside them (`x = tl.load(row)`
+    then `for step ...: d = x - c`): data, not an accumulator or a pointer tile, that stays in
+    registers for the kernel's whole life."""
+    loops = _loops(kernel)
+    inside = {id(n) for loop in loops for n in ast.walk(loop)}
+    shapes = ShapeInference(kernel)
+    held = {t.id for stmt in ast.walk(kernel.node) if isinstance(stmt, ast.Assign)
+            and id(stmt) not in inside and any(isinstance(c, ast.Call) and call_name(c) == "load"
+                                               for c in ast.walk(stmt.value))
+            for t in stmt.targets if isinstance(t, ast.Name)
+            and is_tile(shapes.shape(stmt.value, stmt.lineno))}
+    return {n.id for loop in loops for n in ast.walk(loop)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in held}
+
+
+def serial_recurrence(kernel: JitKernel) -> bool:
+    """A loop whose step reads memory at an address the previous step's reduction chose
+    (`last = tl.argmax(dist)` ... `tl.load(base + last * 3)`): each step waits on a reduction
+    over the whole tile, so the steps cannot be shared out among programs."""
+    for loop in _loops(kernel):
+        reduced = {t.id for stmt in ast.walk(loop) if isinstance(stmt, ast.Assign)
+                   for t in stmt.targets if isinstance(t, ast.Name)
+                   and any(isinstance(c, ast.Call) and call_name(c) in REDUCE_OPS
+                           for c in ast.walk(stmt.value))}
+        for call in (c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"):
+            pointer = pointer_of(call)
+            if pointer is not None and names_in(pointer) & reduced:
+                return True
+    return False
 
 
 @detector("few-warps", ("cuda",))
@@ -330,25 +377,38 @@ def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
         warps = launch_value(module, launch, "num_warps")
-        if not isinstance(warps, int) or warps > FEW_WARPS:
-            continue
+        kernel = module.kernels[launch.kernel]
         values = _block_values(module, launch)
-        tile = [values.get(n) for n in arange_params(module.kernels[launch.kernel])]
+        tile = [values.get(n) for n in arange_params(kernel)]
         if not tile or any(v is None for v in tile):
             continue
-        if any(v == POW2_UNKNOWN for v in tile):
-            confidence, share = 0.55, "a runtime-sized share (next_power_of_2 of a size)"
+        held = resident_tiles(kernel)
+        known = all(isinstance(v, int) and v != POW2_UNKNOWN for v in tile)
+        per_thread = (_product(tile) * len(held)) // (32 * (warps or DEFAULT_WARPS)) if known else 0
+        if (warps is None or warps == DEFAULT_WARPS) and len(held) >= RESIDENT_TILES \
+                and (not known or per_thread > RESIDENT_VALUES):
+            # four warps, a whole runtime row, and several copies of it held across a loop: the
+            # per-thread share is row / 128 times the copies, and spills grow with the row
+            warps = warps or DEFAULT_WARPS
+            confidence, share = 0.45, (
+                (f"{per_thread} values" if known else "a runtime-sized share")
+                + f" of the {len(held)} whole tiles it keeps across its loop "
+                f"({', '.join(sorted(held))})")
+        elif not isinstance(warps, int) or warps > FEW_WARPS:
+            continue
+        elif any(v == POW2_UNKNOWN for v in tile):
+            confidence, share = 0.55, "a runtime-sized share (next_power_of_2 of a size) of the tile"
         else:
             elements = 1
             for v in tile:
                 elements *= v  # type: ignore[operator]
             if elements / (32 * warps) <= VALUES_PER_THREAD:
                 continue
-            confidence, share = 0.6, f"{elements // (32 * warps)} values"
+            confidence, share = 0.6, f"{elements // (32 * warps)} values of the tile"
         matches.append(_launch_match(
             module, launch, "few-warps", confidence,
             f"`{launch.kernel}` runs with num_warps={warps}, so each of its {32 * warps} threads "
-            f"holds {share} of the tile: long rows spill registers and too few loads are in "
+            f"holds {share}: long rows spill registers and too few loads are in "
             "flight.",
             ["ptxas -v: spills in the kernel compiled with this num_warps",
              "ncu: registers at the cap, local loads/stores, low occupancy"],
@@ -685,18 +745,24 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
         if _in_host_loop(launch):
             continue  # a small grid per iteration of a host loop: the loop is the idiom
         few = programs < UNDERFILL_FRACTION * units
+        serial = serial_recurrence(kernel)
         # a step whose result the host reads back (`top.item()`) makes a value, not a pass over
         # the data: the read-back, not its grid, is what the call waits on
         read_back = launch.launcher is not None and bool(
             {n for a in launch.args.values() for n in names_in(a)} & host_read_names(launch.launcher))
         matches.append(_launch_match(
-            module, launch, "small-grid", 0.4 if read_back else 0.75 if few else 0.6,
+            module, launch, "small-grid",
+            0.35 if serial else 0.4 if read_back else 0.75 if few else 0.6,
             f"`{launch.kernel}` is launched with {programs} programs for the {units} {unit}, and each "
             f"program loops over its share: {units - programs} of them idle while the busy ones "
             + ("stream the whole tensor through their own unified buffer." if backend == "ascend"
-               else "have one program's warps to hide memory latency."),
+               else "have one program's warps to hide memory latency.")
+            + (" Its loop is a serial recurrence, though: each step loads at an address the last "
+               "step's reduction over the whole tile chose, so programs could share the steps "
+               "only through a grid-wide barrier per step." if serial else ""),
             ["profile: programs launched below the core count at the measured size",
              "msprof: one or few cores busy, aiv_mte2 bandwidth of one core" if backend == "ascend"
              else "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
-            read_back=read_back))
+            read_back=read_back, **({"refuted": "its loop is a serial recurrence over the whole "
+                                               "tile"} if serial else {})))
     return matches
