@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import hashlib
 import json
 import platform
 import random
@@ -47,6 +46,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench" / "kb"))
+
+from kb.finetune import file_sha256 as sha256_file  # noqa: E402  (stdlib only: runs on the device host)
 
 QUESTIONS = ROOT / "bench" / "kb" / "questions-v2.toml"
 PIN = ROOT / "kb" / "finetune-gpu.json"
@@ -75,14 +76,6 @@ CONFIGS = (
     TrainConfig("e3-b128", 3, 128, 1e-4),
     TrainConfig("e6-b128", 6, 128, 5e-5),
 )
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 # ---------------------------------------------------------------- export (here)
@@ -346,7 +339,7 @@ def import_model(home: Path, kit: Path, got: Path, corpus_set: str, pin: bool) -
 
     from kb import minibert
     from kb.chunk import Chunk
-    from kb.embed import packaged_model_path
+    from kb.embed import Embedder, packaged_model_path
     from kb.search import open_kb
 
     report = json.loads((got / "train.json").read_text())
@@ -354,37 +347,41 @@ def import_model(home: Path, kit: Path, got: Path, corpus_set: str, pin: bool) -
         if sha256_file(got / name) != sha:
             sys.exit(f"{got / name} does not match the checksum train.json gives; fetch it again.")
     base = packaged_model_path()
-    folder = home / "models" / MODEL_NAME
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(base, folder)
-    state = load_file(str(base / "model.safetensors"))
-    b = torch.load(kit / "base.pt", weights_only=True)
-    state[minibert.WORD_EMBEDDINGS] = (b["word_q"].float() * b["word_scale"]).contiguous()
-    for part in ("weights-a.pt", "weights-b.pt"):
-        for k, v in torch.load(got / part, weights_only=True).items():
-            state[k] = v.float().contiguous()
-    save_file(state, str(folder / "model.safetensors"))
     vecs = np.concatenate([np.load(got / "vectors-a.npy"), np.load(got / "vectors-b.npy")])
     ids = gzip.open(kit / "chunk_ids.txt.gz", "rt").read().split()
     if len(ids) != len(vecs):
         sys.exit(f"The kit lists {len(ids)} chunks but {len(vecs)} vectors came back.")
     src = open_kb(home, corpus_set=corpus_set)
-    dst = open_kb(home, corpus_set=corpus_set, model=str(folder))
     rows = {cid: (text, meta) for i, d, m in src.store.iter_all()
             for cid, text, meta in zip(i, d, m, strict=True)}
     missing = [cid for cid in ids if cid not in rows]
     if missing:
         sys.exit(f"{len(missing)} chunks of the kit are no longer in the index (first: "
                  f"{missing[0]}); export the kit again.")
-    sample = random.Random(0).sample(range(len(ids)), 64)
-    here = np.array(dst.embedder.embed([rows[ids[i]][0] for i in sample]))
-    cos = (here * vecs[sample].astype(np.float32)).sum(1) / np.linalg.norm(
-        vecs[sample].astype(np.float32), axis=1)
+    # the model is rebuilt beside the one in place and checked before it replaces it
+    folder = home / "models" / MODEL_NAME
+    fresh = folder.with_name(MODEL_NAME + ".new")
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(base, fresh)
+    state = load_file(str(base / "model.safetensors"))
+    b = torch.load(kit / "base.pt", weights_only=True)
+    state[minibert.WORD_EMBEDDINGS] = (b["word_q"].float() * b["word_scale"]).contiguous()
+    for part in ("weights-a.pt", "weights-b.pt"):
+        for k, v in torch.load(got / part, weights_only=True).items():
+            state[k] = v.float().contiguous()
+    save_file(state, str(fresh / "model.safetensors"))
+    sample = random.Random(0).sample(range(len(ids)), min(64, len(ids)))
+    here = np.array(Embedder(str(fresh)).embed([rows[ids[i]][0] for i in sample]))
+    theirs = vecs[sample].astype(np.float32)
+    cos = (here * theirs).sum(1) / np.linalg.norm(theirs, axis=1)
     print(f"check: {len(sample)} chunks embedded here vs the device, cosine min {cos.min():.5f}")
     if cos.min() < 0.999:
+        shutil.rmtree(fresh)
         sys.exit("The model rebuilt here does not embed as the device did (cosine "
                  f"{cos.min():.4f} < 0.999); the import stops before writing any vector.")
+    shutil.rmtree(folder, ignore_errors=True)
+    fresh.rename(folder)
+    dst = open_kb(home, corpus_set=corpus_set, model=str(folder))
     dst.check_model(write=True)
     copy_state(src, dst)
     t0 = time.perf_counter()
