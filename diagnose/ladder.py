@@ -535,7 +535,10 @@ def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
 def _outweighs(fact: Finding) -> float:
     """The traffic share a trace finding needs to outweigh a confirmation by `fact`: half, or a
     quarter when the fact is an instruction-only symptom (int64 arithmetic, an exact libm call)."""
-    cheap = fact.evidence.get("weight", 0) <= INSTRUCTION_ONLY
+    # only an IR symptom carries a weight; a tier-2 measurement (spills, a stall, a roofline)
+    # is no instruction-only fact, whatever its evidence lacks
+    weight = fact.evidence.get("weight")
+    cheap = weight is not None and weight <= INSTRUCTION_ONLY
     return INSTRUCTION_OUTWEIGHS if cheap else TRACE_OUTWEIGHS
 
 
