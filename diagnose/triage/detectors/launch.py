@@ -399,9 +399,7 @@ def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
         elif any(v == POW2_UNKNOWN for v in tile):
             confidence, share = 0.55, "a runtime-sized share (next_power_of_2 of a size) of the tile"
         else:
-            elements = 1
-            for v in tile:
-                elements *= v  # type: ignore[operator]
+            elements = _product(tile)
             if elements / (32 * warps) <= VALUES_PER_THREAD:
                 continue
             confidence, share = 0.6, f"{elements // (32 * warps)} values of the tile"
