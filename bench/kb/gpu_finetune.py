@@ -305,16 +305,15 @@ def train(kit: Path, out: Path, device: str, names: list[str], log=print,
     for cfg in (c for c in CONFIGS if not names or c.name in names):
         net = _base_net(kit, device)
         secs = _train(net, pairs, cfg, device, log)
-        _fp16_round(net)
+        rest = _fp16_round(net)
         vecs, qv = _embed_all(net, chunks, dev, device)
         fig = _dev_figures(vecs, qv, dev, chunks["backend"])
         report["configs"][cfg.name] = {**asdict(cfg), "train_seconds": round(secs, 1), "dev": fig}
         log(f"{cfg.name}: dev {fig} ({secs:.0f} s)")
         if best is None or fig["mrr@10"] > best[1]["mrr@10"]:
-            best = (cfg, fig, net, vecs)
-    cfg, fig, net, vecs = best
+            best = (cfg, fig, rest, vecs)
+    cfg, fig, rest, vecs = best
     report["chosen"] = cfg.name
-    rest = _fp16_round(net)
     keys = sorted(rest)
     half = len(keys) // 2
     torch.save({k: rest[k] for k in keys[:half]}, out / "weights-a.pt")

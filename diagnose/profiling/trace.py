@@ -310,10 +310,11 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                 max(share, 0.5), None, path, {"kernel": kernel, "launches": count}))
     for index, launch in enumerate(report.get("launches") or []):
         programs = _programs(launch)
-        share = sum(r["sector_bytes"] for r in rows if r["launch"] == index) / total
+        mine = [r for r in rows if r["launch"] == index]
+        share = sum(r["sector_bytes"] for r in mine) / total
         idle = share * (1 - programs / units)  # the machine the grid leaves idle, weighed
-        moved = sum(_per_program(r) for r in rows if r["launch"] == index)
-        once = all(max(r["execs"] or [1]) <= 1 for r in rows if r["launch"] == index)
+        moved = sum(_per_program(r) for r in mine)
+        once = all(max(r["execs"] or [1]) <= 1 for r in mine)
         if backend == "cuda" and programs >= SHORT_PROGRAMS_PER_UNIT * units and once \
                 and 0 < moved <= SHORT_PROGRAM_BYTES and share >= 0.5:
             found.append(_finding(

@@ -176,11 +176,14 @@ def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
     return (elements, threads) if elements < 128 or (backend == "cuda" and elements <= threads) else None
 
 
+def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
+    return [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
+
+
 def reduces_one_tile(kernel: JitKernel) -> bool:
     """The kernel reduces its tile (a tl.sum / max / min / reduce) with no loop in it: each
     program's tile is one reduction unit (a row, a group, a head), so it cannot simply grow."""
-    loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
-    return not loops and any(dotted(c.func).startswith(("tl.", "triton.language."))
+    return not _loops(kernel) and any(dotted(c.func).startswith(("tl.", "triton.language."))
                              for c in kernel.calls(*REDUCE_OPS))
 
 
@@ -334,10 +337,6 @@ def _product(values: list) -> int:
     return out
 
 
-def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
-    return [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
-
-
 def resident_tiles(kernel: JitKernel) -> set[str]:
     """Tiles a program loads before its loops and keeps reading inside them (`x = tl.load(row)`
     then `for step ...: d = x - c`): data, not an accumulator or a pointer tile, that stays in
@@ -382,10 +381,11 @@ def too_few_warps(module: KernelModule, backend: str) -> list[Match]:
         tile = [values.get(n) for n in arange_params(kernel)]
         if not tile or any(v is None for v in tile):
             continue
-        held = resident_tiles(kernel)
+        default = warps is None or warps == DEFAULT_WARPS
+        held = resident_tiles(kernel) if default else set()  # a shape pass: only where it counts
         known = all(isinstance(v, int) and v != POW2_UNKNOWN for v in tile)
         per_thread = (_product(tile) * len(held)) // (32 * (warps or DEFAULT_WARPS)) if known else 0
-        if (warps is None or warps == DEFAULT_WARPS) and len(held) >= RESIDENT_TILES \
+        if default and len(held) >= RESIDENT_TILES \
                 and (not known or per_thread > RESIDENT_VALUES):
             # four warps, a whole runtime row, and several copies of it held across a loop: the
             # per-thread share is row / 128 times the copies, and spills grow with the row
@@ -737,8 +737,7 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
         if programs is None or programs >= units:
             continue
         kernel = module.kernels[launch.kernel]
-        loops = any(isinstance(n, ast.For | ast.While) for n in ast.walk(kernel.node))
-        if not loops:
+        if not _loops(kernel):
             continue  # one tile per program: a small problem, not a small grid
         if _in_host_loop(launch):
             continue  # a small grid per iteration of a host loop: the loop is the idiom
