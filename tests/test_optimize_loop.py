@@ -149,3 +149,21 @@ def test_inconclusive_ladder_stops_without_a_proposal(tmp_path):
     assert not rd.has("proposal.json") and called == []
     assert summary["status"] == "stopped" and summary["rounds_done"] == 1
     assert RunRecord.open(tmp_path, rec.run_id).path == rec.path
+
+
+def test_opening_a_run_removes_half_writes_of_dead_processes_only(tmp_path):
+    """A write killed between its temp file and the rename leaves `.NAME.PID.tmp`; opening the
+    run removes it when that process is gone, and keeps a live writer's."""
+    from diagnose.optimize.runs import RunRecord
+
+    run = tmp_path / "runs" / "r1"
+    (run / "rounds" / "01" / "runner").mkdir(parents=True)
+    (run / "run.json").write_text("{}")
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    dead = run / "rounds" / "01" / "runner" / f".verify-01.json.{gone.pid}.tmp"
+    live = run / "rounds" / "01" / f".proposal.json.{os.getpid()}.tmp"
+    dead.write_text("{")
+    live.write_text("{")
+    RunRecord.open(tmp_path, "r1")
+    assert not dead.exists() and live.exists()

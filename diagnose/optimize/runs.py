@@ -44,6 +44,25 @@ def write_once(path: Path, content: str | dict | list) -> Path:
     return path
 
 
+def _sweep_dead_writes(folder: Path) -> None:
+    """Remove the temporary files of `write_once` calls whose process is gone (a run killed
+    mid-write): never read, they would only sit beside the whole files of the run."""
+    for tmp in folder.rglob(".*.tmp"):
+        pid = tmp.name.rsplit(".", 2)[-2]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
+
+
 def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -111,6 +130,7 @@ class RunRecord:
         """A run by id (under home/runs) or by path."""
         for path in (Path(run).expanduser(), home / "runs" / run):
             if (path / "run.json").is_file():
+                _sweep_dead_writes(path)
                 return cls(path.resolve())
         raise RunError(f"No run {run!r}: pass a run id under {home / 'runs'} or the path of a "
                        "run folder (it holds run.json).")
