@@ -1,0 +1,42 @@
+"""N-body accelerations: [64 x 32] interaction tiles, the pair math done in fp64 "for accuracy"."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def nbody_accel_kernel(body_ptr, out_ptr, N, eps2, BLOCK_I: tl.constexpr, BLOCK_J: tl.constexpr):
+    i = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)
+    im = i < N
+    xi = tl.load(body_ptr + i * 4 + 0, mask=im, other=0.0).to(tl.float64)
+    yi = tl.load(body_ptr + i * 4 + 1, mask=im, other=0.0).to(tl.float64)
+    zi = tl.load(body_ptr + i * 4 + 2, mask=im, other=0.0).to(tl.float64)
+    ax = tl.zeros([BLOCK_I, BLOCK_J], dtype=tl.float64)
+    ay = tl.zeros([BLOCK_I, BLOCK_J], dtype=tl.float64)
+    az = tl.zeros([BLOCK_I, BLOCK_J], dtype=tl.float64)
+    for start in range(0, N, BLOCK_J):
+        j = start + tl.arange(0, BLOCK_J)
+        jm = j < N
+        xj = tl.load(body_ptr + j * 4 + 0, mask=jm, other=0.0).to(tl.float64)
+        yj = tl.load(body_ptr + j * 4 + 1, mask=jm, other=0.0).to(tl.float64)
+        zj = tl.load(body_ptr + j * 4 + 2, mask=jm, other=0.0).to(tl.float64)
+        mj = tl.load(body_ptr + j * 4 + 3, mask=jm, other=0.0).to(tl.float64)
+        dx = xj[None, :] - xi[:, None]
+        dy = yj[None, :] - yi[:, None]
+        dz = zj[None, :] - zi[:, None]
+        r2 = dx * dx + dy * dy + dz * dz + eps2
+        w = mj[None, :] / (r2 * tl.sqrt(r2))
+        ax += w * dx
+        ay += w * dy
+        az += w * dz
+    tl.store(out_ptr + i * 3 + 0, tl.sum(ax, axis=1).to(tl.float32), mask=im)
+    tl.store(out_ptr + i * 3 + 1, tl.sum(ay, axis=1).to(tl.float32), mask=im)
+    tl.store(out_ptr + i * 3 + 2, tl.sum(az, axis=1).to(tl.float32), mask=im)
+
+
+def run(bodies: torch.Tensor) -> torch.Tensor:
+    N = bodies.shape[0]
+    out = torch.empty((N, 3), device=bodies.device, dtype=torch.float32)
+    BLOCK_I, BLOCK_J = 64, 32
+    nbody_accel_kernel[(triton.cdiv(N, BLOCK_I),)](bodies, out, N, 1e-4, BLOCK_I=BLOCK_I, BLOCK_J=BLOCK_J)
+    return out
