@@ -395,6 +395,28 @@ def run(x):
 '''
 
 
+# Row sums of the [1024, 512] input on eight programs, each taking every eighth row one 2 KB row
+# per loop step: the steps touch rows spaced apart, so no bigger block merges two of them.
+GRID_STRIDED_ROWS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def strided_row_sums(x_ptr, out_ptr, R, C: tl.constexpr, PROGS: tl.constexpr):
+    cols = tl.arange(0, C)
+    for row in range(tl.program_id(0), R, PROGS):
+        tl.store(out_ptr + row, tl.sum(tl.load(x_ptr + row * C + cols), axis=0))
+
+
+def run(x):
+    R, C = x.shape
+    out = torch.empty(R, dtype=x.dtype, device=x.device)
+    strided_row_sums[(8,)](x, out, R, C=C, PROGS=8)
+    return out
+'''
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -414,7 +436,8 @@ def task(tmp_path_factory) -> Path:
                        ("copy_1k.py", SPAN_COPY.replace("{tile}", "1024")),
                        ("copy_16k.py", SPAN_COPY.replace("{tile}", "16384")),
                        ("chunks_32.py", ROW_CHUNKS.replace("{chunk}", "32")),
-                       ("chunks_512.py", ROW_CHUNKS.replace("{chunk}", "512"))):
+                       ("chunks_512.py", ROW_CHUNKS.replace("{chunk}", "512")),
+                       ("strided_rows.py", GRID_STRIDED_ROWS)):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -592,6 +615,22 @@ def test_on_ascend_a_loop_of_small_transfers_is_a_tile_to_grow(task, cache, monk
     big = run_trace(task, task / "copy_16k.py", size="small")
     assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(big, task / "copy_16k.py",
                                                                                   "ascend")}
+
+
+def test_on_ascend_small_steps_over_rows_spaced_apart_want_several_rows_a_step(task, cache, monkeypatch):
+    """Each step of a program loads one 2 KB row, the next row it takes eight rows further on:
+    a bigger block cannot merge two steps, a [rows, cols] tile can (multi-row-programs). The
+    contiguous walk of the 1 KB copy touches all of its span and stays a tile size."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    report = run_trace(task, task / "strided_rows.py", size="small")
+    found = {f.rewrite_family: f for f in trace_findings(report, task / "strided_rows.py", "ascend")}
+    rows = found["multi-row-programs"]
+    assert rows.card_id == "common-row-per-program" and rows.evidence["ranks_only"]
+    assert rows.evidence["facts"]["density"] <= 0.2 and rows.evidence["facts"]["steps"] == 128
+    assert "block-size-tuning" not in found
+    copy = run_trace(task, task / "copy_1k.py", size="small")
+    tile = {f.rewrite_family: f for f in trace_findings(copy, task / "copy_1k.py", "ascend")}
+    assert "multi-row-programs" not in tile
 
 
 def test_many_programs_that_each_move_a_few_hundred_bytes_once_want_more_rows_each(

@@ -31,6 +31,7 @@ ASCEND_TWIN = {
     "cuda-reduce-strided-axis": "ascend-reduce-strided-axis",
     "cuda-broadcast-matmul": "ascend-broadcast-matmul",
     "cuda-small-grid-underfill": "ascend-small-grid-underfill",
+    "cuda-fp32-dot": "ascend-fp32-dot",
 }
 
 

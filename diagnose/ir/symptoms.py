@@ -643,7 +643,48 @@ def int64_index_arith_ttir(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(ttir.text, r"arith\.\w+ .*xi64"))]
 
 
+TTIR_DEF = re.compile(r"^\s*(%[\w.]+)(?::\d+)? = ([\w.]+) (.*)$")
+# Ops that pass a tile on unchanged in value (a transpose, a reshape, a layout view).
+VALUE_PRESERVING = ("tt.trans", "tt.reshape", "tt.broadcast", "tt.expand_dims", "ttg.convert_layout")
+
+
+def upcast_dot_ttir(kir: KernelIR) -> list[Symptom]:
+    """tt.dot on f32 operands that arith.extf widened from bf16/f16 tiles (through transposes
+    or reshapes): the matmul runs at the fp32 rate on tiles twice the size, where the 16-bit
+    tiles as loaded would feed the matrix unit at its full rate."""
+    ttir = next((st for st in kir.stages if st.pass_arg == "make_ttir"), None)
+    if ttir is None:
+        return []
+    defs = {m.group(1): (m.group(2), m.group(3)) for m in
+            (TTIR_DEF.match(ln) for ln in ttir.text.splitlines()) if m}
+
+    def widened(name: str, depth: int = 0) -> bool:
+        op = defs.get(name)
+        if op is None or depth > 8:
+            return False
+        if op[0] == "arith.extf":
+            return bool(re.search(r":\s*tensor<[^>]*x(bf16|f16)>", op[1]))
+        if op[0] in VALUE_PRESERVING:
+            return widened(op[1].split()[0].rstrip(","), depth + 1)
+        return False
+
+    found = []
+    for ln in ttir.text.splitlines():
+        m = TTIR_DEF.match(ln)
+        if not m or m.group(2) != "tt.dot" or "xf32> *" not in m.group(3):
+            continue
+        operands = [a.strip() for a in m.group(3).split(",")[:2]]
+        if any(widened(a) for a in operands):
+            found.append(ln.strip()[:200])
+    if not found:
+        return []
+    return [Symptom(id="upcast-dot", kernel=kir.kernel, pass_arg="ast-to-ttir", stage_index=ttir.index,
+                    summary=f"{len(found)} tt.dot(s) take f32 operands that arith.extf widened from "
+                            "16-bit tiles: the matmul runs at the fp32 rate on tiles twice the size",
+                    evidence=found[:4])]
+
+
 ASCEND_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     discrete_mask_access, unstructured_access_fallback, strided_memref, int_compare_select,
-    int64_index_arith_ttir,
+    int64_index_arith_ttir, upcast_dot_ttir,
 ]

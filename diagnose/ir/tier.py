@@ -30,7 +30,8 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
     "fp64-arith": ("cuda-fp64-math",),
     "exact-erf": ("cuda-exact-erf-elementwise",),
-    "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction"),
+    "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction",
+                       "common-atomic-per-step"),
     "grid-underfill": ("cuda-small-grid-underfill",),
     "thin-k-dot": ("cuda-thin-k-tile",),
     "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",
@@ -40,6 +41,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "int-compare-select": ("ascend-data-dependent-mask", "ascend-int-compare-where",
                            "ascend-reversed-mask"),
     "int64-compare-select": ("ascend-int64-vector-arith",),
+    "upcast-dot": ("ascend-fp32-dot",),
     "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
                                      "ascend-discrete-gather", "ascend-div-mod-unstructured",
                                      "ascend-strided-fast-axis", "ascend-transposed-tile"),
@@ -54,7 +56,7 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
     "atomic-accumulate": ("common-scatter-atomics", "cuda-split-k-atomics",
-                          "cuda-atomic-reduction"),
+                          "cuda-atomic-reduction", "common-atomic-per-step"),
     "wide-values": ("cuda-fp64-math",),
     "exact-math": ("cuda-exact-erf-elementwise",),
     "oversized-tile": ("cuda-register-spills",),
@@ -93,7 +95,7 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "global-atomics": 4, "unstructured-access-fallback": 3, "grid-underfill": 3, "scalar-global-loads": 2,
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
     "strided-memref": 2, "int-compare-select": 1, "int64-compare-select": 1, "thin-k-dot": 3,
-    "fp64-arith": 3,
+    "fp64-arith": 3, "upcast-dot": 3,
     # an exact erf costs a memory-bound kernel at most its instruction overhead (1.23x on the H200 for
     # an fp16 GELU, bench/optimize/erf): weaker than any access or launch mechanism beside it
     "exact-erf": 1,
@@ -102,7 +104,7 @@ SYMPTOM_WEIGHT: dict[str, int] = {
 
 # Symptoms about the speed of arithmetic: in a task whose cost model is memory-bound they are
 # real but not the cost, so they weigh like a cheap symptom.
-COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot")
+COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot", "upcast-dot")
 
 
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],

@@ -56,6 +56,7 @@ HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
 SM_COUNT = 132  # H200 (sm_90)
 UNITS = {"cuda": (SM_COUNT, "SM GPU"), "ascend": (48, "vector-core Atlas A2")}  # what a grid fills
+AI_CORES = 24  # the Atlas A2's cube cores
 SECTOR = 32
 # rough H200 figures for weighing host stalls against kernel work (not a time prediction)
 BANDWIDTH = 4.0e12      # bytes/s a memory-bound kernel reaches
@@ -310,6 +311,8 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                 max(share, 0.5), None, path, {"kernel": kernel, "launches": count}))
     for index, launch in enumerate(report.get("launches") or []):
         programs = _programs(launch)
+        if backend == "ascend":  # a kernel with a tl.dot runs on the cube cores, half as many
+            units, machine = (AI_CORES, "AI-core Atlas A2") if _has_dot(report, index) else UNITS["ascend"]
         mine = [r for r in rows if r["launch"] == index]
         share = sum(r["sector_bytes"] for r in mine) / total
         idle = share * (1 - programs / units)  # the machine the grid leaves idle, weighed
@@ -538,6 +541,20 @@ SMALL_DMA_BYTES = 2048  # a step moving at most this much pays the transfer's is
 MANY_STEPS = 16
 
 
+SEPARATE_PIECES = 0.5  # a program touching under half the span it walks steps over separate pieces
+
+
+def _density(row: dict) -> float | None:
+    """The median share of its walked span (lowest to highest address) that a sampled program
+    touches through this access: near 1 for a walk along contiguous chunks, small for a walk
+    over pieces spaced apart (rows strided by the grid)."""
+    shares = sorted(touched / (hi - lo + row["elem_bytes"])
+                    for touched, (lo, hi) in zip(row.get("unique_bytes") or [], row.get("spans") or [],
+                                                 strict=False)
+                    if lo is not None and hi is not None and hi >= lo)
+    return shares[len(shares) // 2] if shares else None
+
+
 def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
     """Ascend: loads and stores in a loop of many steps per program, each step moving a small
     tile, carrying most of the traffic: one MTE transfer each way per step, issue-bound."""
@@ -551,6 +568,19 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
     if not small or share < 0.5:
         return []
     r, steps, per_step = max(small, key=lambda x: x[0]["sector_bytes"])
+    density = _density(r)
+    if density is not None and density < SEPARATE_PIECES:
+        # the steps touch pieces spaced apart (a row each, the rows between them another
+        # program's): no bigger block merges two steps; a step of several rows does
+        return [_finding(
+            "common-row-per-program", "multi-row-programs",
+            f"Traced in the interpreter, the {r['op']} at line {r['line']} ({r['function']}) moves "
+            f"about {per_step:,.0f} bytes per loop step over {steps} steps per program, each step "
+            f"a separate piece (the program touches {density:.0%} of the span it walks): one "
+            "transfer each way per piece on a vector core; a step over several pieces at once "
+            f"(a [rows, cols] tile) amortises it. Such steps carry {share:.0%} of the traffic.",
+            share, r, path, {"bytes_per_step": round(per_step), "steps": steps,
+                             "density": round(density, 3)}, ranks_only=True)]
     # a tile size is tuning: it ranks beside the idioms but does not overrule one a higher
     # tier confirmed (a kernel with a structural defect also loops in small tiles)
     return [_finding(

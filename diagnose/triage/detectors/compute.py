@@ -62,7 +62,7 @@ def _converts_to(node: ast.Call, dtype: str) -> bool:
     return target is not None and dtype in ast.unparse(target)
 
 
-@detector("fp32-dot", ("cuda",))
+@detector("fp32-dot")
 def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
@@ -87,8 +87,10 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
                 continue
             matches.append(_match(
                 module, kernel, dot, "fp32-dot", confidence,
-                f"`tl.dot` in `{kernel.name}`: {why}; tensor cores run tf32/bf16/fp16 "
-                "several times faster.",
+                f"`tl.dot` in `{kernel.name}`: {why}; "
+                + ("the cube unit runs bf16/fp16 several times faster than fp32, on tiles half "
+                   "the size." if backend == "ascend" else
+                   "tensor cores run tf32/bf16/fp16 several times faster."),
                 ["task tolerance admits tf32 (or bf16/fp16) inputs to the dot",
                  "SASS: FFMA loop or mma with .tf32x3 instead of HMMA/WGMMA at this line",
                  "profile: kernel is compute-bound (FLOP % of roofline above byte %)"],
@@ -145,6 +147,25 @@ def _inside_loop(kernel, node: ast.AST) -> bool:
                for loop in ast.walk(kernel.node) if loop is not kernel.node)
 
 
+def _loop_invariant_in_loop(kernel, call: ast.Call, pointer: ast.expr | None) -> str | None:
+    """The innermost loop's variable when `call` sits in a loop whose steps all address the same
+    place: the address does not depend on that variable (nor on anything assigned in the loop)."""
+    if pointer is None:
+        return None
+    loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For) and n is not kernel.node
+             and any(c is call for c in ast.walk(n))]
+    if not loops:
+        return None
+    loop = min(loops, key=lambda n: len(list(ast.walk(n))))  # the innermost
+    if not isinstance(loop.target, ast.Name):
+        return None
+    targets = [t for n in ast.walk(loop) if isinstance(n, ast.Assign | ast.AugAssign)
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])]
+    assigned = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    used = {n.id for n in ast.walk(pointer) if isinstance(n, ast.Name)}
+    return None if used & (assigned | {loop.target.id}) else loop.target.id
+
+
 def _data_addressed(kernel, pointer, line: int) -> bool:
     from diagnose.triage.detectors.masks import _data_terms
 
@@ -182,38 +203,69 @@ def _vanishing_terms_dropped(pointer: ast.expr | None) -> ast.expr | None:
     return Drop().visit(copy.deepcopy(pointer))
 
 
+# Atomics that combine a value into memory: a sum, a running max or min (an absmax scale, an
+# overflow flag), a bitmask. Exchange and compare-and-swap are synchronisation, not reductions.
+REDUCING_ATOMICS = ("atomic_add", "atomic_max", "atomic_min", "atomic_or", "atomic_and", "atomic_xor")
+
+
+def _reducing_atomics(module: KernelModule):
+    """(kernel, call, pointer, facts) for each atomic that combines into addresses not built
+    from loaded data (a scatter is the scatter-atomics idiom): one address, the same addresses
+    from every program, a contiguous segment, or any address inside a loop."""
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for call in kernel.calls(*REDUCING_ATOMICS):
+            pointer = _vanishing_terms_dropped(pointer_of(call))
+            if _data_addressed(kernel, pointer, call.lineno):
+                continue
+            facts = {"scalar_target": shapes.shape(pointer, call.lineno) == (),
+                     "in_loop": _inside_loop(kernel, call),
+                     # the same addresses for every program: a reduction across programs
+                     "shared": not _program_dependent(kernel, pointer),
+                     "segment": contiguous_segment(kernel, pointer, call.lineno) if pointer is not None else ""}
+            if any(facts.values()):
+                step = None if facts["segment"] else _loop_invariant_in_loop(kernel, call, pointer)
+                yield kernel, call, facts, step
+
+
+@detector("atomic-per-step")
+def atomic_per_step(module: KernelModule, backend: str) -> list[Match]:
+    """An atomic inside a loop whose steps all address the same place: the loop's partial can
+    stay in registers and be combined once after it."""
+    return [_match(
+        module, kernel, call, "atomic-per-step", 0.75,
+        f"`tl.{call_name(call)}` in `{kernel.name}` combines each step of the loop over `{step}` into "
+        "the same address: one atomic per step per program, serialised on that address, where a "
+        "value kept in registers across the loop needs one after it.",
+        ["profile: time far above the bytes read, growing with steps x programs"],
+        scalar_target=facts["scalar_target"], loop=step)
+        for kernel, call, facts, step in _reducing_atomics(module) if step is not None]
+
+
 @detector("atomic-reduction")
 def atomic_reduction(module: KernelModule, backend: str) -> list[Match]:
     matches = []
-    for kernel in module.kernels.values():
-        shapes = ShapeInference(kernel)
-        for call in kernel.calls("atomic_add"):
-            pointer = _vanishing_terms_dropped(pointer_of(call))
-            if _data_addressed(kernel, pointer, call.lineno):
-                continue  # a scatter (histogram, index_add): the scatter-atomics idiom
-            scalar_target = shapes.shape(pointer, call.lineno) == ()
-            in_loop = _inside_loop(kernel, call)
-            # the same addresses for every program: a reduction across programs
-            shared = not _program_dependent(kernel, pointer)
-            segment = contiguous_segment(kernel, pointer, call.lineno) if pointer is not None else ""
-            if not (scalar_target or in_loop or shared or segment):
-                continue
-            confidence = 0.75 if segment else min(0.7, 0.5 + 0.1 * scalar_target + 0.1 * in_loop
-                                                   + 0.2 * shared)
-            where = ("one address" if scalar_target else
-                     "the same addresses from every program" if shared else
-                     f"`{segment}`, one address per contiguous run of elements (a segmented "
-                     "reduction one program per segment does in registers)" if segment else "the output")
-            matches.append(_match(
-                module, kernel, call, "atomic-reduction", confidence,
-                f"`tl.atomic_add` in `{kernel.name}` accumulates a reduction into {where}"
-                f"{' inside a loop' if in_loop else ''}: every program serializes on it and "
-                "the result order is not deterministic.",
-                ["profile: time grows with the number of programs contending",
-                 "ncu: lts__t_sectors_op_red / atom throughput near its limit"
-                 if backend == "cuda" else
-                 "TTIR after triton-to-unstructure: scalarized atomic loop"],
-                scalar_target=scalar_target, in_loop=in_loop, segment=segment))
+    for kernel, call, facts, step in _reducing_atomics(module):
+        if step is not None:
+            continue  # the per-step idiom: hoist the combine out of the loop
+        scalar_target, in_loop, shared, segment = (facts["scalar_target"], facts["in_loop"],
+                                                   facts["shared"], facts["segment"])
+        confidence = 0.75 if segment else min(0.7, 0.5 + 0.1 * scalar_target + 0.1 * in_loop
+                                               + 0.2 * shared)
+        where = ("one address" if scalar_target else
+                 "the same addresses from every program" if shared else
+                 f"`{segment}`, one address per contiguous run of elements (a segmented "
+                 "reduction one program per segment does in registers)" if segment else "the output")
+        matches.append(_match(
+            module, kernel, call, "atomic-reduction", confidence,
+            f"`tl.{call_name(call)}` in `{kernel.name}` accumulates a reduction into {where}"
+            f"{' inside a loop' if in_loop else ''}: every program serializes on it and "
+            "the result order is not deterministic.",
+            ["profile: time grows with the number of programs contending",
+             "ncu: lts__t_sectors_op_red / atom throughput near its limit"
+             if backend == "cuda" else
+             "TTIR after triton-to-unstructure: scalarized atomic loop"],
+            scalar_target=scalar_target, in_loop=in_loop, segment=segment))
     return matches
 
 

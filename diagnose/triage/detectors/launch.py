@@ -686,6 +686,7 @@ def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
 HOPPER_SMS = 132          # SMs of an H100/H200, the sm_90 parts the IR is captured for
 # The A2 part profiled in triton-ascend docs/en/debug_guide/profiling.md has 48 vector cores.
 VECTOR_CORES = 48
+AI_CORES = 24  # its cube (AIC) cores, which run the kernels with a tl.dot
 UNDERFILL_FRACTION = 0.5  # programs below this share of the SMs: at least half the GPU idles
 
 
@@ -743,14 +744,15 @@ def _partial_grid(programs: int, units: int, backend: str) -> float:
 def small_grid(module: KernelModule, backend: str) -> list[Match]:
     """A launch of fewer programs than the GPU has SMs (an NPU: vector cores), each looping over
     its share: the grid, not the code inside, leaves most of the machine idle."""
-    units, unit = (VECTOR_CORES, "vector cores of an Atlas A2") if backend == "ascend" else (
-        HOPPER_SMS, "SMs of an H100/H200")
     matches = []
     for launch in module.launches:
         programs = _programs(module, launch)
+        kernel = module.kernels[launch.kernel]
+        units, unit = (HOPPER_SMS, "SMs of an H100/H200") if backend != "ascend" else (
+            (AI_CORES, "AI (cube) cores of an Atlas A2") if kernel.calls("dot")
+            else (VECTOR_CORES, "vector cores of an Atlas A2"))
         if programs is None or programs >= units:
             continue
-        kernel = module.kernels[launch.kernel]
         if not _loops(kernel):
             continue  # one tile per program: a small problem, not a small grid
         if _in_host_loop(launch):

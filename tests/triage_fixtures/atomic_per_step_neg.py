@@ -1,0 +1,14 @@
+# backend: ascend
+# absent: common-atomic-per-step
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def absmax_scale_kernel(x_ptr, scale_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(pid * BLOCK, n, tl.num_programs(0) * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        acc = tl.maximum(acc, tl.abs(tl.load(x_ptr + offs, mask=offs < n, other=0.0)))
+    tl.atomic_max(scale_ptr, tl.max(acc, axis=0))
