@@ -139,7 +139,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if folder:
         groups = session.config.stash.get(_groups_stash, {})
         path = Path(folder) / f"{session.config.workerinput['workerid']}.json"
-        path.write_text(json.dumps({item.nodeid: groups.get(item.nodeid) for item in session.items}))
+        # Written whole, then renamed: the controller may look while another worker writes.
+        partial = path.with_suffix(".part")
+        partial.write_text(json.dumps({item.nodeid: groups.get(item.nodeid) for item in session.items}))
+        os.replace(partial, path)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -162,7 +165,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
         def schedule(self) -> None:
             if self.collection is None and not self.groups:
                 for path in sorted(Path(_groups_folder(config)).glob("*.json")):
-                    self.groups = json.loads(path.read_text())
+                    try:
+                        self.groups = json.loads(path.read_text())
+                    except (OSError, ValueError):
+                        continue
                     break
             super().schedule()
 
