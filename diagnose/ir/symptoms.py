@@ -485,6 +485,33 @@ def exact_erf(kir: KernelIR) -> list[Symptom]:
                     mechanisms={"exact-math": lines})]
 
 
+# tl.div_rn / tl.sqrt_rn (and fdiv with ieee_rounding): IEEE round-to-nearest sequences, an SFU
+# estimate plus Newton steps and special-case branches, where `/` and tl.sqrt are approximations
+PRECISE_MATH = re.compile(r"= tt\.precise_(?:divf|sqrt) [^\n]*tensor<[^>]*xf32[^\n]*loc\((#loc\d+)\)")
+
+
+def precise_math(kir: KernelIR) -> list[Symptom]:
+    """Tensor-wide IEEE-rounded fp32 division or square root reaching the LLVM lowering: each is
+    a multi-instruction sequence per element where the approximate form is one or two
+    instructions. Left alone beside a dot, whose MMA is the cost."""
+    ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
+    if ttgir is None:
+        return []
+    text = kir.stages[ttgir].text
+    refs = PRECISE_MATH.findall(text)
+    if not refs or DOT_OPS.search(text):
+        return []
+    lines = _op_lines(kir, PRECISE_MATH)
+    names = sorted(set(re.findall(r"tt\.precise_(divf|sqrt) [^\n]*xf32", text)))
+    return [Symptom(id="precise-math", kernel=kir.kernel, pass_arg="convert-triton-gpu-to-llvm",
+                    stage_index=ttgir,
+                    summary=f"{len(refs)} tensor-wide IEEE-rounded fp32 op(s) ({', '.join(names)}) reach "
+                            "the LLVM lowering, each a refinement sequence per element (source lines "
+                            f"{', '.join(map(str, lines)) or '?'})",
+                    evidence=_lines(text, r"tt\.precise_(?:divf|sqrt) ")[:4],
+                    mechanisms={"ieee-math": lines})]
+
+
 SMS_BY_ARCH = {"sm90": 132, "sm100": 148, "sm80": 108, "sm89": 128}  # H100/H200, B200, A100, L40
 
 
@@ -516,7 +543,7 @@ def grid_underfill(kir: KernelIR) -> list[Symptom]:
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
-    grid_underfill, thin_k_dot, fp64_arith, exact_erf,
+    grid_underfill, thin_k_dot, fp64_arith, exact_erf, precise_math,
 ]
 
 

@@ -30,21 +30,23 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
     "fp64-arith": ("cuda-fp64-math",),
     "exact-erf": ("cuda-exact-erf-elementwise",),
+    "precise-math": ("cuda-ieee-rounded-math",),
     "global-atomics": ("common-scatter-atomics", "cuda-split-k-atomics", "cuda-atomic-reduction",
                        "common-atomic-per-step"),
     "grid-underfill": ("cuda-small-grid-underfill",),
     "thin-k-dot": ("cuda-thin-k-tile",),
     "discrete-mask-to-select": ("ascend-data-dependent-mask", "ascend-reversed-mask",
-                                "ascend-strided-fast-axis", "ascend-transposed-tile",
+                                "ascend-strided-fast-axis", "ascend-transposed-tile", "ascend-interleaved-fields",
                                 "ascend-discrete-gather"),
-    "strided-memref": ("ascend-transposed-tile", "ascend-strided-fast-axis"),
+    "strided-memref": ("ascend-transposed-tile", "ascend-interleaved-fields", "ascend-strided-fast-axis"),
     "int-compare-select": ("ascend-data-dependent-mask", "ascend-int-compare-where",
                            "ascend-reversed-mask"),
     "int64-compare-select": ("ascend-int64-vector-arith",),
     "upcast-dot": ("ascend-fp32-dot",),
     "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
                                      "ascend-discrete-gather", "ascend-div-mod-unstructured",
-                                     "ascend-strided-fast-axis", "ascend-transposed-tile"),
+                                     "ascend-strided-fast-axis", "ascend-transposed-tile",
+                                     "ascend-interleaved-fields"),
 }
 
 # When the IR shows *why* (a symptom's mechanism, per source line), only the idioms that
@@ -59,6 +61,7 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
                           "cuda-atomic-reduction", "common-atomic-per-step"),
     "wide-values": ("cuda-fp64-math",),
     "exact-math": ("cuda-exact-erf-elementwise",),
+    "ieee-math": ("cuda-ieee-rounded-math",),
     "oversized-tile": ("cuda-register-spills",),
     "few-warps": ("cuda-too-few-warps",),
     "few-programs": ("cuda-small-grid-underfill",),
@@ -99,12 +102,15 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     # an exact erf costs a memory-bound kernel at most its instruction overhead (1.23x on the H200 for
     # an fp16 GELU, bench/optimize/erf): weaker than any access or launch mechanism beside it
     "exact-erf": 1,
+    # several instructions per element where the approximation is one: the cost of a kernel
+    # bound by its arithmetic (a pair loop), not of one bound by memory (COMPUTE_SYMPTOMS)
+    "precise-math": 3,
 }
 
 
 # Symptoms about the speed of arithmetic: in a task whose cost model is memory-bound they are
 # real but not the cost, so they weigh like a cheap symptom.
-COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot", "upcast-dot")
+COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot", "upcast-dot", "precise-math")
 
 
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],

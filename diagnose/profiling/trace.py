@@ -282,7 +282,8 @@ def _rmw(load: dict, rows: list[dict]) -> bool:
 ASCEND_TWINS = {"cuda-strided-fast-axis": "ascend-strided-fast-axis",
                 "cuda-atomic-reduction": "ascend-atomic-reduction",
                 "cuda-small-grid-underfill": "ascend-small-grid-underfill",
-                "cuda-broadcast-matmul": "ascend-broadcast-matmul"}
+                "cuda-broadcast-matmul": "ascend-broadcast-matmul",
+                "cuda-global-accumulator": "ascend-global-accumulator"}
 
 
 def _for_backend(found: list[Finding], backend: str) -> list[Finding]:

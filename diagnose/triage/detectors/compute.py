@@ -10,6 +10,7 @@ import re
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.masks import contiguous_segment
 from diagnose.triage.detectors.memory import (
+    _loops_around,
     _match,
     bound_to_call,
     depends_on,
@@ -345,6 +346,49 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+PRECISE_CALLS = ("div_rn", "sqrt_rn")
+
+
+def _ieee_rounded(call: ast.Call) -> bool:
+    if call_name(call) in PRECISE_CALLS:
+        return True
+    rounding = kwarg(call, "ieee_rounding")
+    return (call_name(call) == "fdiv" and isinstance(rounding, ast.Constant)
+            and rounding.value is True)
+
+
+@detector("ieee-rounded-math", ("cuda",))
+def ieee_rounded_math(module: KernelModule, backend: str) -> list[Match]:
+    """tl.div_rn / tl.sqrt_rn / tl.fdiv(ieee_rounding=True): IEEE round-to-nearest division and
+    square root, a refinement sequence with special-case branches per element, where `/`,
+    tl.sqrt and tl.math.rsqrt are one or two instructions. In a loop (a pair interaction, an
+    iterative solver) that arithmetic is the kernel's time."""
+    matches = []
+    # helpers called from inside a loop of another @triton.jit function
+    in_loops = {call_name(c) for fn in module.kernels.values() for loop in ast.walk(fn.node)
+                if isinstance(loop, ast.For | ast.While)
+                for c in ast.walk(loop) if isinstance(c, ast.Call)}
+    for kernel in module.kernels.values():
+        calls = sorted((c for c in ast.walk(kernel.node) if isinstance(c, ast.Call) and _ieee_rounded(c)),
+                       key=lambda c: c.lineno)
+        if not calls:
+            continue
+        looped = kernel.name in in_loops or any(
+            any(c is n for n in ast.walk(loop)) for loop in ast.walk(kernel.node)
+            if isinstance(loop, ast.For | ast.While) for c in calls)
+        names = ", ".join(dict.fromkeys(f"tl.{call_name(c)}" for c in calls))
+        matches.append(_match(
+            module, kernel, calls[0], "ieee-rounded-math", 0.7 if looped else 0.45,
+            f"`{kernel.name}` computes with {names}: IEEE round-to-nearest sequences (an estimate, "
+            "Newton steps and special-case branches per element) where the approximate `/`, "
+            "tl.sqrt or tl.math.rsqrt is one or two instructions"
+            + (", inside a loop, so the arithmetic is the time." if looped else "."),
+            ["TTGIR: tt.precise_divf / tt.precise_sqrt on tensors",
+             "task: the tolerance is met with the approximate forms"],
+            calls=len(calls), looped=looped))
+    return matches
+
+
 def _is_accumulator_of_dot(kernel, value: ast.expr) -> bool:
     """`acc` bound to tl.dot(..., acc) / acc += tl.dot(...) inside a loop."""
     names = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
@@ -566,8 +610,11 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
             scaled = [(stmt, f) for stmt in ast.walk(loop) if isinstance(stmt, ast.AugAssign | ast.Assign)
                       for dot in ast.walk(stmt.value) if isinstance(dot, ast.Call) and call_name(dot) == "dot"
                       for f in _scaled_dot_factors(stmt, dot) if invariant(f)]
+            # an address the loop also stores to changes under the load: not invariant data
+            stored = {ast.unparse(c.args[0]) for c in ast.walk(loop)
+                      if isinstance(c, ast.Call) and call_name(c) in ("store", "atomic_add") and c.args}
             loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
-                     and c.args and invariant(c)]
+                     and c.args and invariant(c) and ast.unparse(c.args[0]) not in stored]
             inside = {id(n) for n in ast.walk(loop)}
             helpers = [c for c in ast.walk(loop) if isinstance(c, ast.Call)
                        and _memory_helper(module, kernel, call_name(c)) and invariant(c)]
@@ -594,6 +641,17 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     "the dot cannot accumulate in place; scale once after the loop.",
                     ["IR: elementwise ops on the accumulator inside the K loop"],
                     invariant_loads=len(loads)))
+            elif loads and (operand := _invariant_scaled_operand(kernel, loop, loads)) is not None:
+                load, dot = operand
+                matches.append(_match(
+                    module, kernel, load, "loop-invariant-work", 0.7,
+                    f"`{kernel.name}` loads `{ast.unparse(load.args[0])[:50]}` on every iteration "
+                    f"although it does not change across the loop, and scales an operand of "
+                    f"`tl.dot` (line {dot.lineno}) with it: a pass over the operand tile per step "
+                    "for a factor of the output's rows or columns; multiply the accumulator by it "
+                    "once after the loop.",
+                    ["IR: elementwise ops on the dot operand inside the K loop"],
+                    invariant_loads=len(loads)))
             elif loads:
                 matches.append(_match(
                     module, kernel, loads[0], "loop-invariant-work", 0.5,
@@ -603,6 +661,30 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     ["IR: the load stays inside the loop after loop-invariant code motion"],
                     invariant_loads=len(loads)))
     return matches
+
+
+def _invariant_scaled_operand(kernel: JitKernel, loop: ast.For, loads: list[ast.Call]
+                              ) -> tuple[ast.Call, ast.Call] | None:
+    """(load, dot): a loop-invariant load whose value multiplies an operand of a tl.dot in the
+    same loop (a per-channel scale applied to each K tile instead of to the accumulator)."""
+    bound = {name: load for load in loads for name, stmts in kernel.assigns.items()
+             if any(any(n is load for n in ast.walk(st)) for st in stmts)}
+    for dot in (c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "dot"):
+        for operand in dot.args[:2]:
+            products = [n for n in ast.walk(operand) if isinstance(n, ast.BinOp)
+                        and isinstance(n.op, ast.Mult)]
+            names = names_in(operand)
+            for name in names:
+                for st in kernel.assigns.get(name, []):
+                    value = getattr(st, "value", None)
+                    if value is not None and any(v is st for v in ast.walk(loop)):
+                        products += [n for n in ast.walk(value) if isinstance(n, ast.BinOp)
+                                     and isinstance(n.op, ast.Mult)]
+            for product in products:
+                used = names_in(product) & set(bound)
+                if used:
+                    return bound[sorted(used)[0]], dot
+    return None
 
 
 def _memory_helper(module: KernelModule, kernel: JitKernel, name: str) -> bool:
@@ -638,7 +720,9 @@ def _pointer_params(kernel: JitKernel, call: ast.Call) -> set[str]:
 def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
     """A loop whose trip count grows with the program id and re-reads, from the same tensor,
     the tiles that earlier programs own, to rebuild a running value (a scan's offset) each
-    program could have been handed: program p reads p tiles, C(C+1)/2 reads for C programs."""
+    program could have been handed: program p reads p tiles, C(C+1)/2 reads for C programs.
+    The same inside one program: a loop bounded by an enclosing loop's position (`for p in
+    range(0, t)` inside `for t in ...`) re-reads the blocks the earlier iterations read."""
     matches = []
     for kernel in module.kernels.values():
         pids = bound_to_call(kernel, "program_id")
@@ -648,7 +732,10 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
             bound = depends_on(kernel, loop.iter)
             direct = any(isinstance(c, ast.Call) and call_name(c) == "program_id"
                          for c in ast.walk(loop.iter))
-            if not direct and not bound & pids:
+            enclosing = {n.id for outer_loop in _loops_around(kernel, loop)
+                         for n in ast.walk(outer_loop.target) if isinstance(n, ast.Name)}
+            triangular = sorted((bound | names_in(loop.iter)) & enclosing)
+            if not direct and not bound & pids and not triangular:
                 continue
             inner = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
             inside = {id(c) for c in inner}
@@ -660,13 +747,20 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
                 *(_pointer_params(kernel, c) for c in outer), set())
             if not shared:
                 continue
+            who = (f"each iteration of the loop over `{triangular[0]}` re-sums what the "
+                   "iterations before it read, so each row is read about C(C+1)/2 times for C "
+                   "blocks. Carry the running value from block to block" if triangular and not (
+                       direct or bound & pids) else
+                   "each program re-sums what the programs before it read, so the tensor is read "
+                   "about C(C+1)/2 times for C programs. Carry the running value in one program "
+                   "that walks the tiles in order, or scan per-tile totals in a second pass")
             matches.append(_match(
                 module, kernel, loop, "prefix-rescan", 0.7,
-                f"`{kernel.name}` loops up to a bound set by its program id and re-reads "
-                f"{', '.join(sorted(shared))}, which the program also loads as its own tile: each "
-                "program re-sums what the programs before it read, so the tensor is read about "
-                "C(C+1)/2 times for C programs. Carry the running value in one program that walks "
-                "the tiles in order, or scan per-tile totals in a second pass.",
+                f"`{kernel.name}` loops up to a bound set by "
+                + (f"the enclosing loop's `{triangular[0]}`" if triangular and not (direct or bound & pids)
+                   else "its program id")
+                + f" and re-reads {', '.join(sorted(shared))}, which it also loads as its own "
+                f"tile: {who}.",
                 ["profile: DRAM bytes read several times the tensor's size",
                  "profile: time grows quadratically with the scanned length"],
                 reread=sorted(shared)))

@@ -25,6 +25,7 @@ from diagnose.triage.detectors.model import (
     call_name,
     is_tile,
     kwarg,
+    names_in,
 )
 
 ATOMICS = tuple(op for op in MEMORY_OPS if op.startswith("atomic"))
@@ -307,6 +308,61 @@ def transposed_tile(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+# Fields packed side by side in memory (pairs, xyxy boxes, rgb pixels) are few: a stride past
+# this is a column of a matrix, not a record's fields.
+MAX_FIELDS = 16
+
+
+def _field_offset(terms: list[ast.expr]) -> tuple[tuple[str, ...], int]:
+    """The pointer's terms without its integer constants, and their sum (the field's offset)."""
+    rest = tuple(sorted(ast.unparse(t) for t in terms
+                        if not (isinstance(t, ast.Constant) and isinstance(t.value, int))))
+    offset = sum(t.value for t in terms if isinstance(t, ast.Constant) and isinstance(t.value, int))
+    return rest, offset
+
+
+@detector("interleaved-fields", ("ascend",))
+def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
+    """Two or more loads that read the fields of packed records one field at a time: the same
+    address with the index scaled by a small constant stride S and constant offsets below S
+    (`p + 2 * i`, `p + 2 * i + 1`; `p + 4 * i + 0..3`). Each is a strided transfer the NPU
+    scalarises or pads to 32-byte fragments, while together they cover one contiguous run:
+    one load of the run as a [BLOCK, S] tile and a split on chip (tl.reshape + tl.split, or a
+    column slice) moves the same bytes as full bursts."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        groups: dict[tuple[str, ...], list[tuple[int, int, ast.Call]]] = {}
+        for op in memory_ops(kernel):
+            if call_name(op) != "load":
+                continue
+            found = strided_fast_axis(module, kernel, op)
+            if found is None or found[2] or not found[1].isdigit():
+                continue
+            stride = int(found[1])
+            if not 2 <= stride <= MAX_FIELDS:
+                continue
+            terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
+            rest, offset = _field_offset(terms)
+            if 0 <= offset < stride:
+                groups.setdefault((*rest, str(stride)), []).append((offset, stride, op))
+        for loads in groups.values():
+            fields = sorted({offset for offset, _, _ in loads})
+            if len(fields) < 2:
+                continue
+            stride, op = loads[0][1], min((o for _, _, o in loads), key=lambda c: c.lineno)
+            matches.append(_match(
+                module, kernel, op, "interleaved-fields", 0.7,
+                f"`{kernel.name}` reads {len(fields)} fields of packed {stride}-wide records with "
+                f"one stride-{stride} load each (offsets {', '.join(map(str, fields))}): every "
+                "load is a strided transfer, while together they cover one contiguous run; load "
+                f"the run as a [BLOCK, {stride}] tile and split the fields on chip.",
+                ["linalg: memref.reinterpret_cast with a non-unit last stride at each field load",
+                 "TTIR after triton-to-unstructure: scalar loads in place of tensor loads"],
+                stride=stride, fields=len(fields)))
+    return matches
+
+
 def _index_tiles(kernel: JitKernel) -> set[str]:
     """Local names that hold tl.arange-derived index tiles."""
     return {name for name, stmts in kernel.assigns.items()
@@ -450,6 +506,41 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
                 "program's diagonal (and mask only the diagonal tile).",
                 ["profile: time grows with the full sequence, not the causal half"],
                 condition=ast.unparse(causal[0])))
+    return matches
+
+
+@detector("gated-iteration")
+def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
+    """A loop that loads (and multiplies) a tile on every iteration, then discards the whole
+    iteration's result with `tl.where(flag, x, ...)` on a scalar flag that varies with the loop
+    (a block selected or not, an expert routed to or not): every skipped iteration's loads and
+    dots are paid for nothing, where an `if flag:` or a loop over the kept indices skips them."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            targets = names_in(loop.target)
+            body = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+            loads = [c for c in body if call_name(c) == "load"]
+            if not loads or not (any(call_name(c) == "dot" for c in body) or len(loads) >= 2):
+                continue
+            tested = set().union(*(names_in(n.test) for n in ast.walk(loop) if isinstance(n, ast.If | ast.While)))
+            gates = [w for w in body if call_name(w) == "where" and len(w.args) == 3
+                     and shapes.shape(w.args[0], w.lineno) == ()
+                     and (depends_on(kernel, w.args[0]) | names_in(w.args[0])) & targets
+                     and not names_in(w.args[0]) & tested]
+            if not gates:
+                continue
+            gate = gates[0]
+            matches.append(_match(
+                module, kernel, gate, "gated-iteration", 0.7,
+                f"`{kernel.name}` loads {len(loads)} tile(s) on every iteration of the loop over "
+                f"`{ast.unparse(loop.target)}` and then keeps or discards the whole result by the "
+                f"scalar flag `{ast.unparse(gate.args[0])[:60]}`: the discarded iterations' loads"
+                + (" and dots" if any(call_name(c) == "dot" for c in body) else "")
+                + " are paid for nothing; skip them (`if` on the flag, or loop over the kept indices).",
+                ["profile: time grows with the loop's full range, not with the kept iterations"],
+                flag=ast.unparse(gate.args[0])))
     return matches
 
 

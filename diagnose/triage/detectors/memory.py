@@ -569,7 +569,7 @@ def _loops_around(kernel: JitKernel, node: ast.AST) -> list[ast.For | ast.While]
             and loop is not node and any(n is node for n in ast.walk(loop))]
 
 
-@detector("global-accumulator", ("cuda",))
+@detector("global-accumulator", ("cuda", "ascend"))
 def global_accumulator(module: KernelModule, backend: str) -> list[Match]:
     """A running sum kept in global memory: inside a loop, a tile is loaded from an address,
     updated and stored back to the same address, and an enclosing loop does not move that
