@@ -725,6 +725,14 @@ def sufficient_alone(ctx: Context) -> Decision | None:
     if not latest.sufficient or not latest.findings:
         return None
     top = _deciding(latest)
+    unseen = _unseen_work_idiom(ctx, top.rewrite_family) if latest.tier == 3 else None
+    if unseen is not None and top.evidence.get("weight", CHEAP_FACT + 1) <= CHEAP_FACT \
+            and unseen.confidence > _tier1_confidence(ctx, top.card_id):
+        # a cheap IR fact whose idiom tier 1 did not find (or found less surely) does not
+        # answer over a confident idiom about work the IR cannot show (see _stronger_unseen_work)
+        return climb(f"Tier 3 alone names {top.card_id} through a cheap symptom only, while a "
+                     f"stronger hypothesis about work the IR cannot show stays open "
+                     f"({unseen.card_id}, {unseen.confidence:.2f}).")
     conclusion = _alone(ctx, latest, top)
     # the reason speaks of the finding that concludes (tier 4's own reason is about its search)
     named = _head(top.message) in latest.reason or conclusion.card_id in latest.reason
@@ -732,6 +740,11 @@ def sufficient_alone(ctx: Context) -> Decision | None:
     return Decision(stop=True, verdict="concluded",
                     reason=f"Tier {latest.tier} is enough on its own: {lead}{latest.reason}",
                     conclusion=conclusion)
+
+
+def _tier1_confidence(ctx: Context, card: str) -> float:
+    """How sure tier 1 was of `card` (0 when it did not find it)."""
+    return max((h.confidence for h in ctx.hypotheses() if h.card_id == card), default=0.0)
 
 
 def _deciding(tier: TierResult) -> Finding:

@@ -32,6 +32,7 @@ ASCEND_TWIN = {
     "cuda-broadcast-matmul": "ascend-broadcast-matmul",
     "cuda-small-grid-underfill": "ascend-small-grid-underfill",
     "cuda-fp32-dot": "ascend-fp32-dot",
+    "cuda-global-accumulator": "ascend-global-accumulator",
 }
 
 

@@ -745,6 +745,16 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
                 continue
             shared = set().union(*(_pointer_params(kernel, c) for c in inner)) & set().union(
                 *(_pointer_params(kernel, c) for c in outer), set())
+            by_program = direct or bool(bound & pids)
+            own = bool(shared)
+            if not shared and by_program and not any(call_name(c) == "dot" for c in ast.walk(loop)
+                                                     if isinstance(c, ast.Call)):
+                # no own tile, but a sum over the tiles of every earlier position (a prefix of
+                # chunk states): each program re-sums what the program before it summed; a
+                # causal attention loop, bounded the same way, multiplies tiles with tl.dot
+                steps = names_in(loop.target)
+                shared = {name for c in inner if steps & depends_on(kernel, pointer_of(c))
+                          for name in _pointer_params(kernel, c)}
             if not shared:
                 continue
             who = (f"each iteration of the loop over `{triangular[0]}` re-sums what the "
@@ -759,8 +769,9 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
                 f"`{kernel.name}` loops up to a bound set by "
                 + (f"the enclosing loop's `{triangular[0]}`" if triangular and not (direct or bound & pids)
                    else "its program id")
-                + f" and re-reads {', '.join(sorted(shared))}, which it also loads as its own "
-                f"tile: {who}.",
+                + f" and re-reads {', '.join(sorted(shared))}"
+                + (", which it also loads as its own tile: " if own else
+                   ", summing the tiles of every earlier position: ") + f"{who}.",
                 ["profile: DRAM bytes read several times the tensor's size",
                  "profile: time grows quadratically with the scanned length"],
                 reread=sorted(shared)))
