@@ -745,9 +745,12 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
                 continue
             shared = set().union(*(_pointer_params(kernel, c) for c in inner)) & set().union(
                 *(_pointer_params(kernel, c) for c in outer), set())
-            by_program = direct or bool(bound & pids)
             own = bool(shared)
-            if not shared and by_program and not any(call_name(c) == "dot" for c in ast.walk(loop)
+            args = loop.iter.args  # type: ignore[attr-defined]
+            stop = args[1] if len(args) > 1 else (args[0] if args else None)
+            grows = stop is not None and ("program_id" in ast.unparse(stop)
+                                          or bool(depends_on(kernel, stop) & pids))
+            if not shared and grows and not any(call_name(c) == "dot" for c in ast.walk(loop)
                                                      if isinstance(c, ast.Call)):
                 # no own tile, but a sum over the tiles of every earlier position (a prefix of
                 # chunk states): each program re-sums what the program before it summed; a
