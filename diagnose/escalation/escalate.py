@@ -245,8 +245,11 @@ def _decided(esc: Escalation) -> tuple[Any, Any]:
 
 def escalation_to_tier_result(esc: Escalation) -> TierResult:
     """Tier 4's TierResult for the ladder: one `pass-source` finding when a passage was found."""
+    # an answer whose family no pattern card of this backend carries has no rewrite to show:
+    # evidence, not a conclusion
     result = TierResult(tier=TIER, name=TIER_NAME, elapsed_s=esc.elapsed_s, reason=esc.reason,
-                        sufficient=esc.verdict == "answered" and bool(esc.rewrite.family))
+                        sufficient=esc.verdict == "answered" and bool(esc.rewrite.family)
+                        and bool(esc.rewrite.card_id))
     if esc.verdict == "no-passage":
         return result
     top, decided = _decided(esc)
