@@ -678,7 +678,27 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
                 and f.evidence.get("weight", 0) > weight):
             return f
     traced = _traced_elsewhere(ctx, answer) if weight <= CHEAP_FACT else None
-    return traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
+    return (traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
+            or _source_cause_of(ctx, answer))
+
+
+SOURCE_CAUSE_CONFIDENCE = 0.6  # a tier-1 idiom this sure names the symptom's cause in the source
+
+
+def _source_cause_of(ctx: Context, answer: Finding) -> Finding | None:
+    """A tier-1 idiom known to produce the symptom tier 4 was asked about (one of the symptom's
+    cards), found in this kernel's source, when tier 4's family has no idiom in the source and
+    no clause of the deciding branch was checked against this kernel's facts: the compiler's
+    generic reason for the symptom does not outweigh the kernel's own cause of it."""
+    if answer.evidence.get("kernel_check"):
+        return None
+    families = {h.rewrite_family for h in ctx.hypotheses() if not is_fallback(h)}
+    if answer.rewrite_family in families:
+        return None
+    cards = SYMPTOM_CARDS.get(answer.evidence.get("symptom_asked", ""), ())
+    causes = [h for h in ctx.hypotheses() if h.card_id in cards and not is_fallback(h)
+              and h.confidence >= SOURCE_CAUSE_CONFIDENCE]
+    return max(causes, key=lambda h: h.confidence, default=None)
 
 
 def _source_idioms(first: TierResult) -> set[str]:

@@ -241,7 +241,7 @@ def test_multi_operator_layout_with_timestamped_files_is_mte_bound_and_imbalance
                           ascend_cores=NPU_910B)
     kinds = {f.kind: f for f in result.findings}
     mte = kinds["mte-bound"]
-    assert mte.rewrite_family == "contiguous-load-gather" and mte.card_id == "ascend-strided-fast-axis"
+    assert mte.rewrite_family == "coalesce-contiguous-axis" and mte.card_id == "ascend-strided-fast-axis"
     assert mte.evidence["pipes"]["aiv_mte2"] == pytest.approx(0.7125)
     assert mte.evidence["bandwidth_usage_pct"]["gm_to_ub"] == pytest.approx(14.05)
     assert mte.evidence["block_dim"] == 96 and "2 scheduling rounds" in kinds["block-dim"].message

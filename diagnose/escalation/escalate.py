@@ -268,6 +268,8 @@ def escalation_to_tier_result(esc: Escalation) -> TierResult:
                   "passages": [f"{p.repo}:{p.cite}" for p in esc.passages],
                   "index": esc.index.status,
                   "llm_summary": esc.llm.text if esc.llm else "",
+                  # the clause of the deciding branch this kernel's facts fail, when known
+                  "kernel_check": esc.rewrite.kernel_check,
                   # no passage decided: the family is the symptom table's default, a prior
                   "fallback": esc.verdict == "no-condition"},
         evidence_needed=needed, passes=[esc.pass_arg] if esc.pass_arg else []))

@@ -107,15 +107,20 @@ def rereads(launch_log: list[dict], io: dict | None) -> list[dict]:
     from global memory again, where one fused kernel would read it once."""
     inputs = set((io or {}).get("inputs") or [])
     by_address: dict[int, list[tuple[str, str]]] = {}
+    sizes: dict[int, int] = {}  # every buffer the launches touch: what the call moves at least
     for launch in launch_log:
         for arg, address in launch["tensors"].items():
+            size = (launch.get("bytes") or {}).get(arg)
+            if size:
+                sizes[address] = max(sizes.get(address, 0), size)
             if address in inputs:
                 by_address.setdefault(address, []).append((launch["kernel"], arg))
     found = []
-    for uses in by_address.values():
+    for address, uses in by_address.items():
         kernels = list(dict.fromkeys(k for k, _ in uses))
         if len(kernels) >= 2:
-            found.append({"kernels": kernels, "args": [a for _, a in uses][:4]})
+            found.append({"kernels": kernels, "args": [a for _, a in uses][:4],
+                          "bytes": sizes.get(address), "call_bytes": sum(sizes.values()) or None})
     return found
 
 

@@ -44,7 +44,8 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "int64-compare-select": ("ascend-int64-vector-arith",),
     "upcast-dot": ("ascend-fp32-dot",),
     "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
-                                     "ascend-discrete-gather", "ascend-div-mod-unstructured",
+                                     "ascend-discrete-gather", "ascend-repeated-address-load",
+                                     "ascend-div-mod-unstructured",
                                      "ascend-strided-fast-axis", "ascend-transposed-tile",
                                      "ascend-interleaved-fields"),
 }
@@ -239,6 +240,9 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
 
 
 SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
+# An input read again by a second launch costs one more pass over it: a heavy symptom only when
+# that input is a large share of what the launches move; otherwise it weighs like a cheap one.
+HEAVY_REREAD, REREAD_WEIGHT = 0.3, 2
 
 
 def _handover_weight(hop: dict, estimate: Estimate | None) -> int:
@@ -303,12 +307,21 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str],
     for reread in capture.rereads:
         if set(reread["kernels"]) & value_steps:
             continue  # one reader only makes a value for the host: the read-back is the idiom
+        size, moved = reread.get("bytes"), reread.get("call_bytes")
+        share = size / moved if size and moved else None
+        if share is not None and share < SMALL_HANDOVER:
+            continue  # a small table (centroids, a bias) read twice: not where the time goes
         if INTERMEDIATE_CARD in card_families:
-            out.append(_host_finding(
+            finding = _host_finding(
                 capture, INTERMEDIATE_CARD, card_families, "input-reread",
                 f"the same input ({', '.join(reread['args'][:2])}) is passed to "
                 f"{' and '.join(reread['kernels'])}: each launch reads it from global memory "
-                "again, where one fused kernel reads it once", {"reread": reread}))
+                "again, where one fused kernel reads it once"
+                + (f" ({size / 1e6:.1f} MB read again, {share:.0%} of the {moved / 1e6:.1f} MB the "
+                   "launches touch)" if share is not None else ""), {"reread": reread})
+            if share is not None and share < HEAVY_REREAD:
+                finding.evidence["weight"] = REREAD_WEIGHT  # one more pass over a minor input
+            out.append(finding)
     return out
 
 

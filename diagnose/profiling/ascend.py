@@ -90,7 +90,7 @@ def _mte_finding(k: AscendKernel, task: str, pipe: str, share: float) -> Finding
         return _finding(k, task, "mte-bound", "", "", 0.3,
                         f"{head} at {usage:.0f}% of the channel bandwidth: only fewer bytes help.")
     if usage is not None and usage < LOW_BANDWIDTH_PCT:
-        return _finding(k, task, "mte-bound", "ascend-strided-fast-axis", "contiguous-load-gather", 0.55,
+        return _finding(k, task, "mte-bound", "ascend-strided-fast-axis", "coalesce-contiguous-axis", 0.55,
                         f"{head} yet the channel runs at {usage:.0f}% of its bandwidth: many small or "
                         "non-contiguous transfers.", alternatives=["align-32-bytes", "intra-core-tiling-loop"])
     return _finding(k, task, "mte-bound", "ascend-single-pass-no-multibuffer", "intra-core-tiling-loop", 0.4,

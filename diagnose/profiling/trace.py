@@ -659,8 +659,11 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
         for r in mine:
             spans = [tuple(s) for s in r.get("spans") or [] if s and s[0] is not None]
             share = r["sector_bytes"] / total
+            # a launch with a tl.dot shares its operand tiles across programs by design (every
+            # row block of a GEMM reads all of B): that is the matmul, not a table scanned whole
             if (r["op"] == "load" and len(spans) >= 3 and len(set(spans)) == 1
-                    and min(r["execs"]) >= SHARED_STEPS and share >= 0.5):
+                    and min(r["execs"]) >= SHARED_STEPS and share >= 0.5
+                    and not _has_dot(report, launch)):
                 found.append(_finding(
                     "common-linear-table-scan", "binary-search-sorted-bounds",
                     f"Traced on the CPU, every sampled program of {r['kernel']} loads the same "

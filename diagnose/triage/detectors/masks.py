@@ -544,6 +544,48 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+@detector("repeated-address-load", ("ascend",))
+def repeated_address_load(module: KernelModule, backend: str) -> list[Match]:
+    """A load whose offset is an index tile floor-divided by a constant (`cols // 32` into a
+    bitmask, `k // 8` into packed int4 words): neighbouring lanes read the same address k times,
+    an offset the NPU's analysis cannot make affine, so the load becomes a discrete gather, one
+    scalar access per lane. Loading the distinct words once (a tile of BLOCK // k) and expanding
+    them on chip (broadcast and shift, or reshape) is one contiguous transfer."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        tiles = _index_tiles(kernel)
+        divided = {name: stmt.value for name, stmts in kernel.assigns.items() for stmt in stmts
+                   if isinstance(getattr(stmt, "value", None), ast.BinOp)
+                   and isinstance(stmt.value.op, ast.FloorDiv)  # type: ignore[attr-defined]
+                   and isinstance(stmt.value.right, ast.Constant)  # type: ignore[attr-defined]
+                   and isinstance(stmt.value.right.value, int)  # type: ignore[attr-defined]
+                   and stmt.value.right.value >= 2  # type: ignore[attr-defined]
+                   and names_in(stmt.value.left) & (tiles | {name})}  # type: ignore[attr-defined]
+        for op in memory_ops(kernel):
+            if call_name(op) != "load":
+                continue
+            pointer = pointer_of(op)
+            inline = [n for n in ast.walk(pointer) if isinstance(n, ast.BinOp)  # type: ignore[arg-type]
+                      and isinstance(n.op, ast.FloorDiv) and isinstance(n.right, ast.Constant)
+                      and isinstance(n.right.value, int) and n.right.value >= 2
+                      and names_in(n.left) & tiles]
+            used = sorted(names_in(pointer) & set(divided))  # type: ignore[arg-type]
+            found = inline[0] if inline else (divided[used[0]] if used else None)
+            if found is None or not is_tile(shapes.shape(op, op.lineno)):
+                continue
+            k = found.right.value  # type: ignore[attr-defined]
+            matches.append(_match(
+                module, kernel, op, "repeated-address-load", 0.65,
+                f"`tl.load` in `{kernel.name}` addresses memory with `{ast.unparse(found)}`: each "
+                f"address is read by {k} neighbouring lanes, an offset the NPU cannot make affine, "
+                f"so the load is a discrete gather; load the distinct words once ([BLOCK // {k}]) and "
+                "expand them on chip.",
+                ["TTIR after triton-to-unstructure: scalar loads in place of one tensor load"],
+                repeat=k))
+    return matches
+
+
 @detector("rand-per-element")
 def rand_per_element(module: KernelModule, backend: str) -> list[Match]:
     """tl.rand/randn/randint once per element: a full Philox evaluation per value, where
