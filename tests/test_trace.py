@@ -395,6 +395,32 @@ def run(x):
 '''
 
 
+# Each program walks 16 steps of 4 KB but only its first step holds data (a loop to the longest
+# sequence, most sequences one tile long): 15 of 16 steps move nothing.
+PADDED_STEPS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def padded_sums(x_ptr, out_ptr, LIMIT, BLOCK: tl.constexpr, STEPS: tl.constexpr):
+    pid = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(STEPS):
+        offs = i * BLOCK + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + pid * BLOCK + offs, mask=offs < LIMIT, other=0.0)
+    tl.store(out_ptr + pid * BLOCK + tl.arange(0, BLOCK), acc)
+
+
+def run(x):
+    flat = x.reshape(-1)
+    out = torch.empty_like(flat)
+    padded_sums[(flat.numel() // 1024,)](flat, out, 1024, BLOCK=1024, STEPS=16)
+    return out
+'''
+
+
 # Row sums of the [1024, 512] input on eight programs, each taking every eighth row one 2 KB row
 # per loop step: the steps touch rows spaced apart, so no bigger block merges two of them.
 GRID_STRIDED_ROWS = '''
@@ -437,7 +463,8 @@ def task(tmp_path_factory) -> Path:
                        ("copy_16k.py", SPAN_COPY.replace("{tile}", "16384")),
                        ("chunks_32.py", ROW_CHUNKS.replace("{chunk}", "32")),
                        ("chunks_512.py", ROW_CHUNKS.replace("{chunk}", "512")),
-                       ("strided_rows.py", GRID_STRIDED_ROWS)):
+                       ("strided_rows.py", GRID_STRIDED_ROWS),
+                       ("padded.py", PADDED_STEPS)):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -615,6 +642,18 @@ def test_on_ascend_a_loop_of_small_transfers_is_a_tile_to_grow(task, cache, monk
     big = run_trace(task, task / "copy_16k.py", size="small")
     assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(big, task / "copy_16k.py",
                                                                                   "ascend")}
+
+
+def test_steps_that_move_nothing_are_skipped_tiles_not_small_transfers(task, cache, monkeypatch):
+    """A loop whose steps past the data are masked off: the idle steps are the finding, and the
+    step that moves data (4 KB) is not a small transfer once they are left out of the average."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(cache))
+    report = run_trace(task, task / "padded.py", size="small")
+    found = {f.rewrite_family: f for f in trace_findings(report, task / "padded.py", "ascend")}
+    skip = found["skip-masked-tiles"]
+    assert skip.evidence["facts"]["idle_steps"] * 16 >= skip.evidence["facts"]["steps"] * 15
+    assert "block-size-tuning" not in found and "multi-row-programs" not in found
+    assert skip.confidence == max(f.confidence for f in found.values())
 
 
 def test_on_ascend_small_steps_over_rows_spaced_apart_want_several_rows_a_step(task, cache, monkeypatch):

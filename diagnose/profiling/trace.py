@@ -524,7 +524,9 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
                 "common-causal-full-scan", "skip-masked-tiles",
                 f"Traced on the CPU, {idle} of the {execs} steps of the {r['op']} at line "
                 f"{r['line']} have every lane masked off: the loop visits tiles that do nothing.",
-                share, r, path, {"idle_steps": idle, "steps": execs}))
+                # the cost is in steps, not bytes (a masked-off step moves nothing but still
+                # runs): weighed by the share of the line's steps that do nothing
+                max(share, idle / execs), r, path, {"idle_steps": idle, "steps": execs}))
         else:
             found.append(_finding(
                 "common-block-size", "block-size-tuning",
@@ -562,7 +564,10 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
     small = []
     for r in rows:
         steps = max(r["execs"] or [0])
-        per_step = r["active"] * r["elem_bytes"] / max(sum(r["execs"] or [1]), 1)
+        # bytes per step that moves any: masked-off steps (a loop past the data) are the
+        # idle-lane finding's, and would make every step look small
+        moving = sum(r["execs"] or [1]) - sum(r.get("idle_execs") or [0])
+        per_step = r["active"] * r["elem_bytes"] / max(moving, 1)
         if r["op"] in ("load", "store") and steps >= MANY_STEPS and 0 < per_step <= SMALL_DMA_BYTES:
             small.append((r, steps, per_step))
     share = sum(r["sector_bytes"] for r, _s, _b in small) / total
