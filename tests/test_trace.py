@@ -395,6 +395,31 @@ def run(x):
 '''
 
 
+# Block prefix sums of the flattened input: program p sums blocks 0..p (a walk that grows with
+# the program's position) or only its own block p (a walk of one step).
+BLOCK_PREFIX = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def block_prefix(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    p = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for b in range({start}, p + 1):
+        acc += tl.load(x_ptr + b * BLOCK + tl.arange(0, BLOCK))
+    tl.store(out_ptr + p * BLOCK + tl.arange(0, BLOCK), acc)
+
+
+def run(x):
+    flat = x.reshape(-1)
+    out = torch.empty_like(flat)
+    block_prefix[(flat.numel() // 4096,)](flat, out, BLOCK=4096)
+    return out
+'''
+
+
 # Each program walks 16 steps of 4 KB but only its first step holds data (a loop to the longest
 # sequence, most sequences one tile long): 15 of 16 steps move nothing.
 PADDED_STEPS = '''
@@ -464,7 +489,9 @@ def task(tmp_path_factory) -> Path:
                        ("chunks_32.py", ROW_CHUNKS.replace("{chunk}", "32")),
                        ("chunks_512.py", ROW_CHUNKS.replace("{chunk}", "512")),
                        ("strided_rows.py", GRID_STRIDED_ROWS),
-                       ("padded.py", PADDED_STEPS)):
+                       ("padded.py", PADDED_STEPS),
+                       ("prefix_walk.py", BLOCK_PREFIX.replace("{start}", "0")),
+                       ("own_block.py", BLOCK_PREFIX.replace("{start}", "p"))):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -642,6 +669,14 @@ def test_on_ascend_a_loop_of_small_transfers_is_a_tile_to_grow(task, cache, monk
     big = run_trace(task, task / "copy_16k.py", size="small")
     assert "block-size-tuning" not in {f.rewrite_family for f in trace_findings(big, task / "copy_16k.py",
                                                                                   "ascend")}
+
+
+def test_a_walk_that_grows_with_the_program_position_is_a_prefix_rescan(task, cache, monkeypatch):
+    walk = _families(task, "prefix_walk.py", cache, monkeypatch)
+    rescan = walk["carry-running-prefix"]
+    steps = rescan.evidence["facts"]["steps"]
+    assert steps[0] == 1 and steps[-1] == 128 and rescan.card_id == "common-prefix-rescan"
+    assert "carry-running-prefix" not in _families(task, "own_block.py", cache, monkeypatch)
 
 
 def test_steps_that_move_nothing_are_skipped_tiles_not_small_transfers(task, cache, monkeypatch):

@@ -232,6 +232,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _idle_lane_findings(rows, total, path)
     found += _note_findings(report, path)
     found += _walk_findings(report, rows, total, path)
+    found += _growing_walk_findings(report, rows, total, path)
     if backend == "ascend":
         found += _small_tile_findings(rows, total, path)
     if backend != "cuda":
@@ -595,6 +596,34 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
         f"{per_step:,.0f} bytes per loop step over {steps} steps per program: each step is one "
         f"transfer each way on a vector core, and such steps carry {share:.0%} of the traffic.",
         share, r, path, {"bytes_per_step": round(per_step), "steps": steps}, ranks_only=True)]
+
+
+GROWING_SPREAD = 16  # the longest sampled walk this many times the shortest
+LINEAR_MIDDLE = (0.3, 0.7)  # the middle walk's length as a share of the longest: linear growth
+
+
+def _growing_walk_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """A load whose loop runs 1, n/2 and n steps in the first, middle and last sampled programs
+    (no tl.dot in the launch: causal attention's tiles grow the same way by design): each
+    program walks everything before its position, C(C+1)/2 steps over the grid where carrying
+    a running value (or scanning per-block totals) walks each block once."""
+    found = []
+    for r in rows:
+        execs = sorted(r["execs"] or [])
+        share = r["sector_bytes"] / total
+        if (r["op"] != "load" or len(execs) < 3 or execs[0] < 1 or share < 0.5
+                or _has_dot(report, r["launch"]) or execs[-1] < GROWING_SPREAD * execs[0]):
+            continue
+        middle = execs[len(execs) // 2] / execs[-1]
+        if LINEAR_MIDDLE[0] <= middle <= LINEAR_MIDDLE[1]:
+            found.append(_finding(
+                "common-prefix-rescan", "carry-running-prefix",
+                f"Traced on the CPU, the load at line {r['line']} ({r['kernel']}) runs "
+                f"{', '.join(map(str, execs))} steps in programs further along the grid: each "
+                "program walks every block before its position, about C(C+1)/2 steps in all, "
+                f"{share:.0%} of the traffic.", share, r, path,
+                {"line": r["line"], "steps": execs}))
+    return found
 
 
 def _note_findings(report: dict, path: str) -> list[Finding]:
