@@ -620,7 +620,8 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                        and _memory_helper(module, kernel, call_name(c)) and invariant(c)]
             # a value helper's call read into the body: judged as the call it was
             helpers += [c for c, helper, first in kernel.inlined_calls
-                        if id(first) in inside and _reads_memory(helper) and invariant(c)]
+                        if id(first) in inside and _reads_memory(helper) and invariant(c)
+                        and not _helper_loads(helper, c) & stored]
             if helpers and not scaled:
                 helper = helpers[0]
                 matches.append(_match(
@@ -685,6 +686,19 @@ def _invariant_scaled_operand(kernel: JitKernel, loop: ast.For, loads: list[ast.
                 if used:
                     return bound[sorted(used)[0]], dot
     return None
+
+
+def _helper_loads(helper: ast.FunctionDef, call: ast.Call) -> set[str]:
+    """The addresses a helper's loads read, written in the caller's names (its parameters
+    replaced by the call's arguments): what the caller's loop may also store to."""
+    bound = {p.arg: arg for p, arg in zip(helper.args.args, call.args, strict=False)}
+
+    class _Bind(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return bound.get(node.id, node)
+
+    return {ast.unparse(_Bind().visit(copy.deepcopy(c.args[0]))) for c in ast.walk(helper)
+            if isinstance(c, ast.Call) and call_name(c) == "load" and c.args}
 
 
 def _memory_helper(module: KernelModule, kernel: JitKernel, name: str) -> bool:
