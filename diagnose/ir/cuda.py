@@ -115,12 +115,12 @@ def rereads(launch_log: list[dict], io: dict | None) -> list[dict]:
                 sizes[address] = max(sizes.get(address, 0), size)
             if address in inputs:
                 by_address.setdefault(address, []).append((launch["kernel"], arg))
-    found = []
+    found, moved = [], sum(sizes.values()) or None
     for address, uses in by_address.items():
         kernels = list(dict.fromkeys(k for k, _ in uses))
         if len(kernels) >= 2:
             found.append({"kernels": kernels, "args": [a for _, a in uses][:4],
-                          "bytes": sizes.get(address), "call_bytes": sum(sizes.values()) or None})
+                          "bytes": sizes.get(address), "call_bytes": moved})
     return found
 
 

@@ -51,12 +51,12 @@ from pathlib import Path
 from typing import Any
 
 from diagnose.evidence import Finding
+from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
-SM_COUNT = 132  # H200 (sm_90)
-UNITS = {"cuda": (SM_COUNT, "SM GPU"), "ascend": (48, "vector-core Atlas A2")}  # what a grid fills
-AI_CORES = 24  # the Atlas A2's cube cores
+SM_COUNT = HOPPER_SMS  # H200 (sm_90)
+UNITS = {"cuda": (SM_COUNT, "SM GPU"), "ascend": (VECTOR_CORES, "vector-core Atlas A2")}  # what a grid fills
 SECTOR = 32
 # rough H200 figures for weighing host stalls against kernel work (not a time prediction)
 BANDWIDTH = 4.0e12      # bytes/s a memory-bound kernel reaches

@@ -153,11 +153,10 @@ def _loop_invariant_in_loop(kernel, call: ast.Call, pointer: ast.expr | None) ->
     place: the address does not depend on that variable (nor on anything assigned in the loop)."""
     if pointer is None:
         return None
-    loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For) and n is not kernel.node
-             and any(c is call for c in ast.walk(n))]
+    loops = [n for n in _loops_around(kernel, call) if isinstance(n, ast.For)]
     if not loops:
         return None
-    loop = min(loops, key=lambda n: len(list(ast.walk(n))))  # the innermost
+    loop = loops[-1]  # the innermost
     if not isinstance(loop.target, ast.Name):
         return None
     targets = [t for n in ast.walk(loop) if isinstance(n, ast.Assign | ast.AugAssign)
@@ -373,9 +372,7 @@ def ieee_rounded_math(module: KernelModule, backend: str) -> list[Match]:
                        key=lambda c: c.lineno)
         if not calls:
             continue
-        looped = kernel.name in in_loops or any(
-            any(c is n for n in ast.walk(loop)) for loop in ast.walk(kernel.node)
-            if isinstance(loop, ast.For | ast.While) for c in calls)
+        looped = kernel.name in in_loops or any(_inside_loop(kernel, c) for c in calls)
         names = ", ".join(dict.fromkeys(f"tl.{call_name(c)}" for c in calls))
         matches.append(_match(
             module, kernel, calls[0], "ieee-rounded-math", 0.7 if looped else 0.45,

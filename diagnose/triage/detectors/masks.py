@@ -522,7 +522,8 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
             targets = names_in(loop.target)
             body = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
             loads = [c for c in body if call_name(c) == "load"]
-            if not loads or not (any(call_name(c) == "dot" for c in body) or len(loads) >= 2):
+            has_dot = any(call_name(c) == "dot" for c in body)
+            if not loads or not (has_dot or len(loads) >= 2):
                 continue
             tested = set().union(*(names_in(n.test) for n in ast.walk(loop) if isinstance(n, ast.If | ast.While)))
             gates = [w for w in body if call_name(w) == "where" and len(w.args) == 3
@@ -537,11 +538,18 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
                 f"`{kernel.name}` loads {len(loads)} tile(s) on every iteration of the loop over "
                 f"`{ast.unparse(loop.target)}` and then keeps or discards the whole result by the "
                 f"scalar flag `{ast.unparse(gate.args[0])[:60]}`: the discarded iterations' loads"
-                + (" and dots" if any(call_name(c) == "dot" for c in body) else "")
+                + (" and dots" if has_dot else "")
                 + " are paid for nothing; skip them (`if` on the flag, or loop over the kept indices).",
                 ["profile: time grows with the loop's full range, not with the kept iterations"],
                 flag=ast.unparse(gate.args[0])))
     return matches
+
+
+def _tile_over_constant(node: ast.AST | None, tiles: set[str]) -> bool:
+    """`i // k`: an index tile (a name in `tiles`) floor-divided by an integer constant k >= 2."""
+    return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)
+            and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int)
+            and node.right.value >= 2 and bool(names_in(node.left) & tiles))
 
 
 @detector("repeated-address-load", ("ascend",))
@@ -556,20 +564,12 @@ def repeated_address_load(module: KernelModule, backend: str) -> list[Match]:
         shapes = ShapeInference(kernel)
         tiles = _index_tiles(kernel)
         divided = {name: stmt.value for name, stmts in kernel.assigns.items() for stmt in stmts
-                   if isinstance(getattr(stmt, "value", None), ast.BinOp)
-                   and isinstance(stmt.value.op, ast.FloorDiv)  # type: ignore[attr-defined]
-                   and isinstance(stmt.value.right, ast.Constant)  # type: ignore[attr-defined]
-                   and isinstance(stmt.value.right.value, int)  # type: ignore[attr-defined]
-                   and stmt.value.right.value >= 2  # type: ignore[attr-defined]
-                   and names_in(stmt.value.left) & (tiles | {name})}  # type: ignore[attr-defined]
+                   if _tile_over_constant(getattr(stmt, "value", None), tiles | {name})}
         for op in memory_ops(kernel):
             if call_name(op) != "load":
                 continue
             pointer = pointer_of(op)
-            inline = [n for n in ast.walk(pointer) if isinstance(n, ast.BinOp)  # type: ignore[arg-type]
-                      and isinstance(n.op, ast.FloorDiv) and isinstance(n.right, ast.Constant)
-                      and isinstance(n.right.value, int) and n.right.value >= 2
-                      and names_in(n.left) & tiles]
+            inline = [n for n in ast.walk(pointer) if _tile_over_constant(n, tiles)]  # type: ignore[arg-type]
             used = sorted(names_in(pointer) & set(divided))  # type: ignore[arg-type]
             found = inline[0] if inline else (divided[used[0]] if used else None)
             if found is None or not is_tile(shapes.shape(op, op.lineno)):
