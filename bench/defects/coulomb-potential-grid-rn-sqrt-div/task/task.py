@@ -39,7 +39,7 @@ def make_inputs(size: str, device: str = "cpu", seed: int = 0, dtype: str | None
 def reference(atoms: torch.Tensor, origin: torch.Tensor, nx: int, ny: int, nz: int) -> torch.Tensor:
     a = atoms.double()
     o = origin.double()
-    iz, iy, ix = torch.meshgrid(torch.arange(nz), torch.arange(ny), torch.arange(nx), indexing="ij")
+    iz, iy, ix = torch.meshgrid(*(torch.arange(n, device=atoms.device) for n in (nz, ny, nx)), indexing="ij")
     pts = torch.stack([ix, iy, iz], dim=-1).reshape(-1, 3).double() * SPACING + o
     d = torch.cdist(pts, a[:, :3])
     v = (a[:, 3][None, :] / d).sum(dim=1)

@@ -43,10 +43,10 @@ def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, block_ids: torc
     G = HQ // HKV
     nblk = block_ids.shape[2]
     block = 64
-    out = torch.empty(B, HQ, D, dtype=torch.float64)
+    out = torch.empty(B, HQ, D, dtype=torch.float64, device=q.device)
     for b in range(B):
         for h in range(HKV):
-            tok = (block_ids[b, h].long()[:, None] * block + torch.arange(block)[None, :]).reshape(nblk * block)
+            tok = (block_ids[b, h].long()[:, None] * block + torch.arange(block, device=q.device)[None, :]).reshape(nblk * block)
             kk, vv = k[b, tok, h].double(), v[b, tok, h].double()
             qq = q[b, h * G:(h + 1) * G].double()
             p = torch.softmax(qq @ kk.t() / math.sqrt(D), dim=-1)

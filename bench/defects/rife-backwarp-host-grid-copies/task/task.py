@@ -31,8 +31,8 @@ def make_inputs(size: str, device: str = "cpu", seed: int = 0, dtype: str | None
 
 def reference(img: torch.Tensor, flow: torch.Tensor) -> torch.Tensor:
     N, _, H, W = img.shape
-    hor = torch.linspace(-1.0, 1.0, W, dtype=torch.float64).view(1, 1, 1, W).expand(N, -1, H, -1)
-    ver = torch.linspace(-1.0, 1.0, H, dtype=torch.float64).view(1, 1, H, 1).expand(N, -1, -1, W)
+    hor = torch.linspace(-1.0, 1.0, W, dtype=torch.float64, device=img.device).view(1, 1, 1, W).expand(N, -1, H, -1)
+    ver = torch.linspace(-1.0, 1.0, H, dtype=torch.float64, device=img.device).view(1, 1, H, 1).expand(N, -1, -1, W)
     f = flow.double()
     f = torch.cat([f[:, 0:1] / ((W - 1.0) / 2.0), f[:, 1:2] / ((H - 1.0) / 2.0)], 1)
     grid = (torch.cat([hor, ver], 1) + f).permute(0, 2, 3, 1)
