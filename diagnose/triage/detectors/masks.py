@@ -493,20 +493,81 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
                       for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w.lineno,
                                                                  keep=_positions(kernel)))
                       if all(isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in c.ops)]
-            if not causal:
-                continue
             bound = depends_on(kernel, loop.iter)
             if bound & _program_positions(kernel) or "program_id" in ast.unparse(loop.iter):
-                continue  # the loop already stops at the program's diagonal
-            matches.append(_match(
-                module, kernel, loop, "full-kv-scan", 0.7,
-                f"`{kernel.name}` loops over every key tile (`{ast.unparse(loop.iter)}`) and "
-                f"masks a triangle (`{ast.unparse(causal[0])}`) on each: tiles wholly outside "
-                "the triangle are loaded and multiplied for nothing; end the loop at the "
-                "program's diagonal (and mask only the diagonal tile).",
-                ["profile: time grows with the full sequence, not the causal half"],
-                condition=ast.unparse(causal[0])))
+                causal = []  # the loop already stops at the program's diagonal
+            if causal:
+                matches.append(_match(
+                    module, kernel, loop, "full-kv-scan", 0.7,
+                    f"`{kernel.name}` loops over every key tile (`{ast.unparse(loop.iter)}`) and "
+                    f"masks a triangle (`{ast.unparse(causal[0])}`) on each: tiles wholly outside "
+                    "the triangle are loaded and multiplied for nothing; end the loop at the "
+                    "program's diagonal (and mask only the diagonal tile).",
+                    ["profile: time grows with the full sequence, not the causal half"],
+                    condition=ast.unparse(causal[0])))
+                continue
+            band = [c for w in wheres if len(w.args) == 3 and _constant_like(w.args[2])
+                    for c in _conjuncts(w.args[0]) if _cuts_loop_range(kernel, loop, c)]
+            if band:
+                matches.append(_match(
+                    module, kernel, loop, "full-kv-scan", 0.7,
+                    f"`{kernel.name}` loops over `{ast.unparse(loop.iter)}` but keeps only the "
+                    f"positions where `{ast.unparse(band[0])}`, a bound the loop's range does not "
+                    "use: tiles wholly outside it are loaded and computed, then masked away; "
+                    "start (or end) the loop at that bound and mask only its edge tile.",
+                    ["profile: time grows with the whole range the loop walks, not the kept part"],
+                    condition=ast.unparse(band[0])))
     return matches
+
+
+def _conjuncts(cond: ast.expr) -> list[ast.Compare]:
+    """The comparisons a condition requires all of (`a & (b >= c)[None, :]`); none under `|`
+    or `~`, whose dropped region is not one side of a bound."""
+    if isinstance(cond, ast.BinOp) and isinstance(cond.op, ast.BitAnd):
+        return _conjuncts(cond.left) + _conjuncts(cond.right)
+    if isinstance(cond, ast.Subscript):
+        return _conjuncts(cond.value)
+    return [cond] if isinstance(cond, ast.Compare) and len(cond.ops) == 1 else []
+
+
+def _range_bounds(loop: ast.For) -> tuple[ast.expr, ast.expr] | None:
+    """(start, stop) of `for x in range(...)` / `tl.range(...)` / `tl.static_range(...)`."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and call_name(it) in ("range", "static_range") and it.args):
+        return None
+    if len(it.args) == 1:
+        return ast.Constant(0), it.args[0]
+    return it.args[0], it.args[1]
+
+
+def _cuts_loop_range(kernel: JitKernel, loop: ast.For, cmp: ast.Compare) -> bool:
+    """`pos >= lo` / `pos < hi` where `pos` moves with the loop and the scalar bound brings in
+    names the loop's own start (for >=) or stop (for <) does not read: the iterations on the
+    far side of the bound keep nothing (a sliding window's start inside a loop from 0, a
+    sequence's own length inside a loop to the batch's longest). A tail check against the
+    loop's own stop (`pos < n` in `range(0, n, B)` or `range(cdiv(n, B))`) does not cut."""
+    bounds = _range_bounds(loop)
+    if bounds is None or not isinstance(loop.target, ast.Name):
+        return False
+    tiles = _index_tiles(kernel)
+    left, right = cmp.left, cmp.comparators[0]
+    op = cmp.ops[0]
+    moving = [loop.target.id in depends_on(kernel, side) and bool(depends_on(kernel, side) & tiles)
+              for side in (left, right)]
+    if moving[0] == moving[1]:
+        return False
+    pos, bound = (left, right) if moving[0] else (right, left)
+    if isinstance(op, ast.Gt | ast.GtE):
+        keeps_above = moving[0]
+    elif isinstance(op, ast.Lt | ast.LtE):
+        keeps_above = not moving[0]
+    else:
+        return False
+    bound_names = depends_on(kernel, bound) - {"tl", "triton"}
+    if not bound_names or bound_names & tiles or loop.target.id in bound_names:
+        return False
+    edge = bounds[0] if keeps_above else bounds[1]
+    return bool(bound_names - depends_on(kernel, edge))
 
 
 @detector("gated-iteration")
