@@ -4,7 +4,10 @@ start inside a loop from 0; a sequence's own length inside a loop to the batch's
 
 from __future__ import annotations
 
+import pytest
+
 from diagnose.triage import triage
+from tests.test_diagnosis_general import PERSISTENT_ROWS, TASK_ROWS, _tier3_alone, make_task
 
 CARD = "common-causal-full-scan"
 
@@ -84,3 +87,15 @@ def segment_mean(x_ptr, off_ptr, out_ptr, max_len, D: tl.constexpr, R: tl.conste
 '''
     assert CARD in _cards(source)
     assert CARD not in _cards(source.replace("range(0, max_len, R)", "range(0, length, R)"))
+
+
+@pytest.mark.slow
+def test_a_grid_filling_more_than_half_the_sms_is_not_an_underfill_symptom(tmp_path) -> None:
+    """128 programs on 132 SMs: the 4 idle SMs bound a split's win at 3%; 66 programs (half)
+    still count, as a grid that leaves half the machine idle does."""
+    found = {}
+    for label, programs in (("most", "- 4"), ("half", "// 2")):
+        task = make_task(tmp_path, label, TASK_ROWS, PERSISTENT_ROWS.replace("PROGRAMS", programs))
+        found[label] = [f for f in _tier3_alone(task).findings if f.evidence.get("symptom") == "grid-underfill"]
+    assert not found["most"]
+    assert found["half"] and "66 programs" in found["half"][0].message
