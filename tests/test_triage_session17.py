@@ -61,6 +61,11 @@ def test_a_loop_that_starts_at_the_window_or_checks_its_own_tail_is_not_flagged(
     tiles = _window("0, tl.cdiv(n, T)", "(pos < n)[None, :]").replace("pos = start + offs_t",
                                                                         "pos = start * T + offs_t")
     assert CARD not in _cards(tiles)
+    # a program's split of the keys: past the length is only the last split's tail
+    split = _window("b * 1024, b * 1024 + 1024, T", "(pos < n)[None, :]")
+    assert CARD not in _cards(split)
+    # a comparison of data (a distance within a cutoff), not of a position
+    assert CARD not in _cards(_window("0, n, T", "(s < lo)"))
     # an `or` keeps both sides: no tile is wholly dropped by one bound
     assert CARD not in _cards(_window("0, n, T", "(pos >= lo)[None, :] | (pos < 4)[None, :]"))
 

@@ -545,7 +545,8 @@ def _cuts_loop_range(kernel: JitKernel, loop: ast.For, cmp: ast.Compare) -> bool
     names the loop's own start (for >=) or stop (for <) does not read: the iterations on the
     far side of the bound keep nothing (a sliding window's start inside a loop from 0, a
     sequence's own length inside a loop to the batch's longest). A tail check against the
-    loop's own stop (`pos < n` in `range(0, n, B)` or `range(cdiv(n, B))`) does not cut."""
+    loop's own stop (`pos < n` in `range(0, n, B)` or `range(cdiv(n, B))`) does not cut, nor does
+    a bound on a program's chunk of the range (a split of the keys), nor a comparison of data."""
     bounds = _range_bounds(loop)
     if bounds is None or not isinstance(loop.target, ast.Name):
         return False
@@ -553,7 +554,7 @@ def _cuts_loop_range(kernel: JitKernel, loop: ast.For, cmp: ast.Compare) -> bool
     left, right = cmp.left, cmp.comparators[0]
     op = cmp.ops[0]
     moving = [loop.target.id in depends_on(kernel, side) and bool(depends_on(kernel, side) & tiles)
-              for side in (left, right)]
+              and not _loaded(kernel, side) for side in (left, right)]  # a position, not data
     if moving[0] == moving[1]:
         return False
     pos, bound = (left, right) if moving[0] else (right, left)
@@ -567,6 +568,8 @@ def _cuts_loop_range(kernel: JitKernel, loop: ast.For, cmp: ast.Compare) -> bool
     if not bound_names or bound_names & tiles or loop.target.id in bound_names:
         return False
     edge = bounds[0] if keeps_above else bounds[1]
+    if depends_on(kernel, edge) & _program_positions(kernel) or "program_id" in ast.unparse(edge):
+        return False  # a program's chunk of the range: past the bound is only the last chunk's tail
     return bool(bound_names - depends_on(kernel, edge))
 
 
