@@ -1,0 +1,32 @@
+"""ELL SpMV (HPCG 27-point operator): each program computes one row, loading its slots and
+gathering x at their columns."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _gather_x(x_ptr, cols, live):
+    ok = live & (cols >= 0)
+    return tl.load(x_ptr + tl.where(ok, cols, 0), mask=ok, other=0.0)
+
+
+@triton.jit
+def ell_spmv_kernel(val_ptr, col_ptr, x_ptr, y_ptr, n_rows, width, BLOCK_W: tl.constexpr):
+    row = tl.program_id(0)
+    slots = tl.arange(0, BLOCK_W)
+    live = slots < width
+    offs = slots * n_rows + row
+    vals = tl.load(val_ptr + offs, mask=live, other=0.0)
+    cols = tl.load(col_ptr + offs, mask=live, other=-1)
+    xv = _gather_x(x_ptr, cols, live)
+    tl.store(y_ptr + row, tl.sum(vals * xv, axis=0))
+
+
+def run(ell_val: torch.Tensor, ell_col: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    width, n_rows = ell_val.shape
+    y = torch.empty(n_rows, device=x.device, dtype=x.dtype)
+    block_w = triton.next_power_of_2(width)
+    launch = {"num_warps": 4}
+    ell_spmv_kernel[(n_rows,)](ell_val, ell_col, x, y, n_rows, width, BLOCK_W=block_w, **launch)
+    return y
