@@ -609,6 +609,54 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+@detector("gated-program")
+def gated_program(module: KernelModule, backend: str) -> list[Match]:
+    """A kernel whose every store is masked by a scalar read from memory (`slot >= 0` for a slot
+    loaded from a block map), while its tile loads (and dots) run unconditionally before: the
+    programs whose flag is off do the kept programs' work and write nothing. An `if` on the flag
+    (an early exit) or loads masked by it are the fix's forms, not the defect."""
+    matches = []
+    for kernel in module.kernels.values():
+        stores, loads = kernel.calls("store"), kernel.calls("load")
+        if not stores or not loads or any(_inside_loop(kernel, st) for st in stores):
+            continue
+        shapes = ShapeInference(kernel)
+        loaded = loaded_names(kernel)
+        gates: list[ast.Compare] = []
+        for st in stores:
+            mask = kwarg(st, "mask") or (st.args[2] if len(st.args) > 2 else None)
+            cond = _expanded(kernel, mask, st.lineno, keep=frozenset(loaded)) if mask is not None else None
+            flag = [c for c in _compares(cond) if shapes.shape(c, st.lineno) == ()
+                    and (depends_on(kernel, c) & loaded)] if cond is not None else []
+            if not flag:
+                break
+            gates.append(flag[0])
+        else:
+            gate_names = set().union(*(names_in(g) for g in gates))
+            tested = set().union(*(names_in(n.test) for n in ast.walk(kernel.node)
+                                   if isinstance(n, ast.If | ast.While | ast.IfExp)))
+            tiles = [ld for ld in loads if is_tile(shapes.shape(ld, ld.lineno))
+                     and not names_in(kwarg(ld, "mask") or ast.Constant(0)) & gate_names]
+            has_dot = bool(kernel.calls("dot"))
+            if gate_names & tested or not tiles or not (has_dot or len(tiles) >= 2):
+                continue
+            gate = gates[0]
+            matches.append(_match(
+                module, kernel, stores[0], "gated-program", 0.7 if has_dot else 0.55,
+                f"`{kernel.name}` loads {len(tiles)} tile(s)" + (" and multiplies them" if has_dot else "")
+                + f" in every program, then stores only where `{ast.unparse(gate)}`, a flag read "
+                "from memory: the programs whose flag is off do the same work and write nothing; "
+                "launch programs only for the kept work, or leave before the loads when the flag is off.",
+                ["profile: time grows with the launched grid, not with the programs that store"],
+                flag=ast.unparse(gate)))
+    return matches
+
+
+def _inside_loop(kernel: JitKernel, node: ast.AST) -> bool:
+    return any(isinstance(loop, ast.For | ast.While) and any(n is node for n in ast.walk(loop))
+               for loop in ast.walk(kernel.node))
+
+
 def _tile_over_constant(node: ast.AST | None, tiles: set[str]) -> bool:
     """`i // k`: an index tile (a name in `tiles`) floor-divided by an integer constant k >= 2."""
     return (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)
