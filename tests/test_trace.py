@@ -468,6 +468,29 @@ def run(x):
     return out
 '''
 
+# fp64 over every element of the column tile, or only on the column's sum (one value per
+# program, as an exact accumulator of partial sums is written): the same cast, not the same math
+FP64_COLUMNS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def col_sum64(x_ptr, out_ptr, R, C, BLOCK_R: tl.constexpr):
+    col = tl.program_id(0)
+    rows = tl.arange(0, BLOCK_R)
+    x = tl.load(x_ptr + rows * C + col, mask=rows < R, other=0.0)
+    {body}
+
+
+def run(x):
+    out = torch.zeros(x.shape[1], dtype=torch.float64, device=x.device)
+    col_sum64[(x.shape[1],)](x, out, x.shape[0], x.shape[1], BLOCK_R=1024)
+    return out.to(x.dtype)
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -491,7 +514,11 @@ def task(tmp_path_factory) -> Path:
                        ("strided_rows.py", GRID_STRIDED_ROWS),
                        ("padded.py", PADDED_STEPS),
                        ("prefix_walk.py", BLOCK_PREFIX.replace("{start}", "0")),
-                       ("own_block.py", BLOCK_PREFIX.replace("{start}", "p"))):
+                       ("own_block.py", BLOCK_PREFIX.replace("{start}", "p")),
+                       ("fp64_all.py", FP64_COLUMNS.replace(
+                           "{body}", "tl.store(out_ptr + col, tl.sum(x.to(tl.float64) * 1.5, axis=0))")),
+                       ("fp64_once.py", FP64_COLUMNS.replace(
+                           "{body}", "tl.store(out_ptr + col, tl.sum(x, axis=0).to(tl.float64))"))):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 
@@ -767,3 +794,13 @@ def test_a_launcher_that_raises_is_one_sentence_and_no_findings(tmp_path):
     assert trace_findings(report, tmp_path / "bad.py") == []
     with pytest.raises(TraceError, match="no task.py"):
         run_trace(tmp_path / "missing", tmp_path / "bad.py")
+
+
+def test_fp64_math_weighs_by_how_many_values_it_widens(task, cache, monkeypatch):
+    """Every loaded value widened is fp64 math over the data; one sum per program widened is a
+    rounding choice at the end: the trace names both, but only the first with a large share."""
+    every = _families(task, "fp64_all.py", cache, monkeypatch)["lower-precision-math"]
+    once = _families(task, "fp64_once.py", cache, monkeypatch)["lower-precision-math"]
+    assert every.evidence["share"] >= 0.8 > 0.01 >= once.evidence["share"]
+    assert once.confidence < every.confidence
+    assert "as many values as the launch loads" in once.message

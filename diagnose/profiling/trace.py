@@ -646,11 +646,29 @@ def _note_findings(report: dict, path: str) -> list[Finding]:
                     "matrix product written as multiply-and-sum runs on the CUDA cores, not the "
                     "tensor cores.", 0.9, where, path, {"line": line}))
         elif kind == "widen-fp64":
+            share = _widened_share(report, launch, notes)
             found.append(_finding(
                 "cuda-fp64-math", "lower-precision-math",
                 f"Traced on the CPU, line {line} widens {notes[0]['detail']} values to fp64, so "
-                "the math after it runs at the fp64 rate.", 0.8, where, path, {"line": line}))
+                "the math after it runs at the fp64 rate"
+                + (f" (about {share:.0%} as many values as the launch loads)." if share < FP64_SHARE
+                   else "."), share, where, path, {"line": line}))
     return found
+
+
+FP64_SHARE = 0.8  # the share a widening as large as the launch's loads stands for
+
+
+def _widened_share(report: dict, launch: int, notes: list[dict]) -> float:
+    """Values widened to fp64 against the values the launch loads (both over the sampled
+    programs), at most FP64_SHARE: a reduction's result widened once per program is not fp64
+    math over the data. A report without element counts keeps FP64_SHARE."""
+    widened = sum(n.get("elements", 0) for n in notes)
+    loaded = sum(a.get("active", 0) for a in report.get("accesses") or []
+                 if a["launch"] == launch and a["op"] == "load")
+    if not widened or not loaded:
+        return FP64_SHARE
+    return round(min(FP64_SHARE, widened / loaded), 3)
 
 
 def _shape(detail: str) -> list[int]:

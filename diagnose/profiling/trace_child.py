@@ -31,7 +31,7 @@ from pathlib import Path
 #                        how long their runs; a scalar read per program: the same over programs)}],
 #  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
 #  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
-#             "function", "count"}],
+#             "function", "count", "elements" (widen-fp64: values widened, over the sampled programs)}],
 #  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
 TRACE_SCHEMA = 1
 SECTOR = 32  # bytes of one DRAM sector / L2 request granule
@@ -86,12 +86,13 @@ class Tracer:
         key = ",".join(map(str, self.program))
         rec["per_program"][key] = rec["per_program"].get(key, 0) + 1
 
-    def note(self, kind: str, detail: str) -> None:
-        """Count an interpreter event of `kind` at its source line (first 1,000 per line)."""
+    def note(self, kind: str, detail: str, elements: int = 0) -> None:
+        """Count an interpreter event of `kind` at its source line, and the elements it touched."""
         file, line, function = self._site()
         key = (len(self.launches) - 1, file, line, kind, detail)
-        rec = self.notes.setdefault(key, {"function": function, "count": 0})
+        rec = self.notes.setdefault(key, {"function": function, "count": 0, "elements": 0})
         rec["count"] += 1
+        rec["elements"] += elements
 
     def access(self, op: str, ptrs, mask, elem_bytes: int) -> None:
         if self.program is None:
@@ -214,7 +215,7 @@ def _install(tracer: Tracer) -> None:
     def cast_impl(self, src, dst_type):
         if tracer.program is not None and getattr(dst_type, "scalar", dst_type) == tl.float64 \
                 and src.dtype.scalar != tl.float64:
-            tracer.note("widen-fp64", str(src.dtype.scalar))
+            tracer.note("widen-fp64", str(src.dtype.scalar), int(np.size(src.data)))
         return cast(self, src, dst_type)
 
     def create_addptr(self, ptr, offset):
