@@ -546,15 +546,22 @@ INSTRUCTION_ONLY = 1  # a symptom of this weight costs instructions, not memory 
 INSTRUCTION_OUTWEIGHS = 0.25
 
 
+MEASURED_TWICE = 2.0  # a traced cost this many times the share the trace gives the hypothesis' own
+
+
 def _traced_elsewhere(ctx: Context, hypothesis: Finding,
                       outweighs: float = TRACE_OUTWEIGHS) -> Finding | None:
     """A trace finding of another family that explains most of the traffic, while the trace
     shows nothing of the confirmed hypothesis' family: the IR saw the hypothesis' mechanism,
     the run measured that the bytes (or the steps) go elsewhere. A finding weighed in time
-    against all the kernels' work (host read-backs) outweighs one the trace also shows."""
+    against all the kernels' work (host read-backs) outweighs one the trace also shows, and so does
+    one whose measured share is at least twice the share the trace gives the hypothesis' family
+    (most loop steps thrown away against a grid idling a quarter of the machine)."""
     first = ctx.tier(1)
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
-    also_traced = any(f.rewrite_family == hypothesis.rewrite_family for f in traced)
+    # the trace's own measure of the hypothesis' family, if it shows it at all
+    also = max((f.evidence.get("share", 0.0) for f in traced
+                if f.rewrite_family == hypothesis.rewrite_family), default=None)
     kin = next((g for g in KINDRED_FAMILIES if hypothesis.rewrite_family in g), frozenset())
     idioms = _source_idioms(first) if first else set()
     # within a kindred group the idiom says which form the mechanism takes, unless the idiom
@@ -564,7 +571,8 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
              and not f.evidence.get("ranks_only")  # tuning ranks; it does not overrule
              and (f.rewrite_family not in kin
                   or (f.evidence.get("of_time") and f.rewrite_family in idioms))
-             and (not also_traced or f.evidence.get("of_time"))]
+             and (also is None or f.evidence.get("of_time")
+                  or f.evidence.get("share", 0.0) >= MEASURED_TWICE * also)]
     return max(heavy, key=lambda f: f.confidence, default=None)
 
 

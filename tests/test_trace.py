@@ -491,6 +491,37 @@ def run(x):
 '''
 
 
+# a key loop over every tile that keeps only the last 64 rows (a window the range ignores), or
+# the same loop started at the window: the first throws most steps' dots away
+WINDOW_SCAN = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def window_max(x_ptr, out_ptr, R, C, BLOCK: tl.constexpr, D: tl.constexpr):
+    p = tl.program_id(0)
+    rows = tl.arange(0, BLOCK)
+    d = tl.arange(0, D)
+    q = tl.load(x_ptr + (p * BLOCK + rows)[:, None] * C + d[None, :])
+    best = tl.full([BLOCK], float("-inf"), dtype=tl.float32)
+    lo = R - 64
+    for start in range({start}, R, BLOCK):
+        pos = start + rows
+        k = tl.load(x_ptr + pos[:, None] * C + d[None, :])
+        s = tl.where((pos >= lo)[None, :], tl.dot(q, tl.trans(k)), float("-inf"))
+        best = tl.maximum(best, tl.max(s, axis=1))
+    tl.store(out_ptr + p * BLOCK + rows, best)
+
+
+def run(x):
+    out = torch.empty(64, dtype=x.dtype, device=x.device)
+    window_max[(4,)](x, out, x.shape[0], x.shape[1], BLOCK=16, D=64)
+    return out
+'''
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("trace-task")
@@ -515,6 +546,8 @@ def task(tmp_path_factory) -> Path:
                        ("padded.py", PADDED_STEPS),
                        ("prefix_walk.py", BLOCK_PREFIX.replace("{start}", "0")),
                        ("own_block.py", BLOCK_PREFIX.replace("{start}", "p")),
+                       ("window_all.py", WINDOW_SCAN.replace("{start}", "0")),
+                       ("window_own.py", WINDOW_SCAN.replace("{start}", "lo")),
                        ("fp64_all.py", FP64_COLUMNS.replace(
                            "{body}", "tl.store(out_ptr + col, tl.sum(x.to(tl.float64) * 1.5, axis=0))")),
                        ("fp64_once.py", FP64_COLUMNS.replace(
@@ -804,3 +837,13 @@ def test_fp64_math_weighs_by_how_many_values_it_widens(task, cache, monkeypatch)
     assert every.evidence["share"] >= 0.8 > 0.01 >= once.evidence["share"]
     assert once.confidence < every.confidence
     assert "as many values as the launch loads" in once.message
+
+
+def test_loop_steps_whose_where_keeps_no_lane_are_masked_tiles(task, cache, monkeypatch):
+    """Measured, not read: the where's condition is spelled through a local bound, and the
+    trace counts the steps on which it kept nothing (60 of every 64 per program)."""
+    scan = _families(task, "window_all.py", cache, monkeypatch)["skip-masked-tiles"]
+    facts = scan.evidence["facts"]
+    assert facts["dropped_steps"] == 60 * 4 and facts["steps"] == 64 * 4
+    assert scan.card_id == "common-causal-full-scan" and scan.confidence > 0.6
+    assert "skip-masked-tiles" not in _families(task, "window_own.py", cache, monkeypatch)

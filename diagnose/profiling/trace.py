@@ -25,6 +25,7 @@ names the families whose mechanism that traffic shows:
     reread          a program reading the same span through two lines, or neighbouring
                     programs looping over the same >= 16 KB (no tl.dot) -> compute-stats-once
     idle-lanes      most lanes of the traffic masked off     -> block-size-tuning / skip-masked-tiles
+    dropped steps   a tl.where in a dot loop keeping no lane on most steps -> skip-masked-tiles
     host            fills the kernels only store over, copies and casts, read-backs (these
                     weighed in time: stalls against the traffic and launches at full speed)
                     -> allocate-empty-output, drop-host-copies / cast-inside-kernel, avoid-host-sync
@@ -233,6 +234,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _note_findings(report, path)
     found += _walk_findings(report, rows, total, path)
     found += _growing_walk_findings(report, rows, total, path)
+    found += _dropped_step_findings(report, rows, total, path)
     if backend == "ascend":
         found += _small_tile_findings(rows, total, path)
     if backend != "cuda":
@@ -623,6 +625,36 @@ def _growing_walk_findings(report: dict, rows: list[dict], total: float, path: s
                 "program walks every block before its position, about C(C+1)/2 steps in all, "
                 f"{share:.0%} of the traffic.", share, r, path,
                 {"line": r["line"], "steps": execs}))
+    return found
+
+
+DROPPED_STEPS = 0.5  # a select keeping no lane on at least this share of its loop's steps
+MIN_SELECT_STEPS = 4  # per sampled program: fewer executions are no loop to skip steps of
+
+
+def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """A tl.where in a launch with a tl.dot whose condition kept no lane on most of the steps the
+    sampled programs ran it: each such step's tiles were loaded and multiplied to be thrown away
+    (a causal triangle, a window, a flag for unselected blocks), however the condition is spelled.
+    Weighed by the dropped share of the steps times the launch's share of the traffic."""
+    found = []
+    for sel in report.get("selects") or []:
+        if not _has_dot(report, sel["launch"]):
+            continue
+        counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS]
+        steps, dropped = sum(v[0] for v in counts), sum(v[1] for v in counts)
+        if not steps or dropped < DROPPED_STEPS * steps:
+            continue
+        launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == sel["launch"]) / total
+        share = dropped / steps * launch_share
+        if share < DROPPED_STEPS * 0.6:
+            continue
+        found.append(_finding(
+            "common-causal-full-scan", "skip-masked-tiles",
+            f"Traced on the CPU, the tl.where at line {sel['line']} keeps no lane on {dropped} of the "
+            f"{steps} loop steps its sampled programs ran: those steps' tiles were loaded and "
+            "multiplied for nothing.", share, sel, path,
+            {"dropped_steps": dropped, "steps": steps, "line": sel["line"]}))
     return found
 
 

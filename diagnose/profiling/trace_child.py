@@ -32,6 +32,8 @@ from pathlib import Path
 #  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
 #  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
 #             "function", "count", "elements" (widen-fp64: values widened, over the sampled programs)}],
+#  "selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, dropped]}}]
+#              (tl.where on a tile: how often it ran, and how often its condition kept no lane),
 #  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
 TRACE_SCHEMA = 1
 SECTOR = 32  # bytes of one DRAM sector / L2 request granule
@@ -66,6 +68,7 @@ class Tracer:
         self.records: dict[tuple, dict] = {}  # (launch, file, line, op) -> raw record
         self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
         self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
+        self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
 
     # ------------------------------------------------------------ where an access comes from
     def _site(self) -> tuple[str, int, str]:
@@ -85,6 +88,19 @@ class Tracer:
             "function": function, "a_shape": a_shape, "b_shape": b_shape, "per_program": {}})
         key = ",".join(map(str, self.program))
         rec["per_program"][key] = rec["per_program"].get(key, 0) + 1
+
+    def select(self, kept_any: bool) -> None:
+        """A tl.where over a tile ran in the current program; `kept_any`: its condition held
+        for at least one lane (when it held for none, the tile it guarded was computed for nothing)."""
+        if self.program is None:
+            return
+        file, line, function = self._site()
+        rec = self.selects.setdefault((len(self.launches) - 1, file, line),
+                                      {"function": function, "per_program": {}})
+        key = ",".join(map(str, self.program))
+        steps = rec["per_program"].setdefault(key, [0, 0])
+        steps[0] += 1
+        steps[1] += 0 if kept_any else 1
 
     def note(self, kind: str, detail: str, elements: int = 0) -> None:
         """Count an interpreter event of `kind` at its source line, and the elements it touched."""
@@ -223,6 +239,14 @@ def _install(tracer: Tracer) -> None:
             tracer.note("int64-offset", "")
         return addptr(self, ptr, offset)
 
+    select = builder.create_select
+
+    def create_select(self, cond, lhs, rhs):
+        if tracer.program is not None and np.size(lhs.data) > 1:
+            tracer.select(bool(np.any(cond.data)))
+        return select(self, cond, lhs, rhs)
+
+    builder.create_select = create_select
     builder.create_broadcast = create_broadcast
     builder.cast_impl = cast_impl
     builder.create_addptr = create_addptr
@@ -503,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     report["launch_count"] = tracer.launch_count
     report["accesses"] = summarise(tracer)
     report["dots"] = _dot_summary(tracer)
+    report["selects"] = [{"launch": k[0], "file": k[1], "line": k[2], **v} for k, v in tracer.selects.items()]
     report["notes"] = [{"launch": k[0], "file": k[1], "line": k[2], "kind": k[3], "detail": k[4], **v}
                        for k, v in tracer.notes.items()]
     report["host_ops"] = HOST_OPS
