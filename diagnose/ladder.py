@@ -546,7 +546,12 @@ INSTRUCTION_ONLY = 1  # a symptom of this weight costs instructions, not memory 
 INSTRUCTION_OUTWEIGHS = 0.25
 
 
-MEASURED_TWICE = 2.0  # a traced cost this many times the share the trace gives the hypothesis' own
+MEASURED_TWICE = 2.0  # a traced cost whose removal would gain this many times the hypothesis' own
+
+
+def _gain(share: float) -> float:
+    """What removing a measured share of the work (or of the machine left idle) could gain at most."""
+    return 1.0 / (1.0 - min(max(share, 0.0), 0.95))
 
 
 def _traced_elsewhere(ctx: Context, hypothesis: Finding,
@@ -555,8 +560,8 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     shows nothing of the confirmed hypothesis' family: the IR saw the hypothesis' mechanism,
     the run measured that the bytes (or the steps) go elsewhere. A finding weighed in time
     against all the kernels' work (host read-backs) outweighs one the trace also shows, and so does
-    one whose measured share is at least twice the share the trace gives the hypothesis' family
-    (most loop steps thrown away against a grid idling a quarter of the machine)."""
+    one whose removal could gain at least twice what the trace's share for the hypothesis' family
+    could (15 of 16 loop steps thrown away, 16x, against half the SMs idle, 2x)."""
     first = ctx.tier(1)
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
     # the trace's own measure of the hypothesis' family, if it shows it at all
@@ -572,7 +577,7 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
              and (f.rewrite_family not in kin
                   or (f.evidence.get("of_time") and f.rewrite_family in idioms))
              and (also is None or f.evidence.get("of_time")
-                  or f.evidence.get("share", 0.0) >= MEASURED_TWICE * also)]
+                  or _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(also))]
     return max(heavy, key=lambda f: f.confidence, default=None)
 
 
