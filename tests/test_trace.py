@@ -548,6 +548,13 @@ def task(tmp_path_factory) -> Path:
                        ("own_block.py", BLOCK_PREFIX.replace("{start}", "p")),
                        ("window_all.py", WINDOW_SCAN.replace("{start}", "0")),
                        ("window_own.py", WINDOW_SCAN.replace("{start}", "lo")),
+                       ("running_min.py", WINDOW_SCAN.replace("{start}", "0").replace(
+                           'best = tl.full([BLOCK], float("-inf"), dtype=tl.float32)',
+                           "best = tl.sum(q, axis=1)").replace(
+                           's = tl.where((pos >= lo)[None, :], tl.dot(q, tl.trans(k)), float("-inf"))\n'
+                           '        best = tl.maximum(best, tl.max(s, axis=1))',
+                           "m = tl.max(tl.dot(q, tl.trans(k)), axis=1)\n"
+                           "        best = tl.where(m < best - 1e9, m, best)")),
                        ("fp64_all.py", FP64_COLUMNS.replace(
                            "{body}", "tl.store(out_ptr + col, tl.sum(x.to(tl.float64) * 1.5, axis=0))")),
                        ("fp64_once.py", FP64_COLUMNS.replace(
@@ -847,6 +854,8 @@ def test_loop_steps_whose_where_keeps_no_lane_are_masked_tiles(task, cache, monk
     assert facts["dropped_steps"] * 64 == facts["steps"] * 60
     assert scan.card_id == "common-causal-full-scan" and scan.confidence > 0.6
     assert "skip-masked-tiles" not in _families(task, "window_own.py", cache, monkeypatch)
+    # a running minimum whose condition rarely holds keeps its old values: a choice, not a mask
+    assert "skip-masked-tiles" not in _families(task, "running_min.py", cache, monkeypatch)
 
 
 def test_a_measured_waste_that_could_gain_far_more_overrules_a_confirmed_small_grid(task, cache,

@@ -33,7 +33,8 @@ from pathlib import Path
 #  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
 #             "function", "count", "elements" (widen-fp64: values widened, over the sampled programs)}],
 #  "selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, dropped]}}]
-#              (tl.where on a tile: how often it ran, and how often its condition kept no lane),
+#              (tl.where filling a 2-D tile with one value where its condition fails: how often
+#               it ran, and how often the condition kept no lane),
 #  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
 TRACE_SCHEMA = 1
 SECTOR = 32  # bytes of one DRAM sector / L2 request granule
@@ -171,6 +172,13 @@ def _dot_summary(tracer: Tracer) -> list[dict]:
             for k, v in tracer.dots.items()]
 
 
+def _uniform(values) -> bool:
+    import numpy as np
+
+    flat = np.asarray(values).reshape(-1)
+    return flat.size <= 1 or bool(np.all(flat == flat[0]))
+
+
 def _install(tracer: Tracer) -> None:
     import numpy as np
     import triton.language as tl
@@ -242,7 +250,10 @@ def _install(tracer: Tracer) -> None:
     select = builder.create_select
 
     def create_select(self, cond, lhs, rhs):
-        if tracer.program is not None and np.size(lhs.data) > 1:
+        # a 2-D tile (a score block) replaced by one fill value where the condition fails (-inf,
+        # 0): a mask, not a choice between two computed values (a running minimum, a row vector,
+        # keeps its old values; with most programs not run, its data may well look uniform)
+        if tracer.program is not None and np.ndim(lhs.data) >= 2 and _uniform(rhs.data):
             tracer.select(bool(np.any(cond.data)))
         return select(self, cond, lhs, rhs)
 
