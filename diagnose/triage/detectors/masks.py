@@ -618,7 +618,7 @@ def gated_program(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         stores, loads = kernel.calls("store"), kernel.calls("load")
-        if not stores or not loads or any(_inside_loop(kernel, st) for st in stores):
+        if not stores or not loads or any(_loops_around(kernel, st) for st in stores):
             continue
         shapes = ShapeInference(kernel)
         loaded = loaded_names(kernel)
@@ -650,11 +650,6 @@ def gated_program(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: time grows with the launched grid, not with the programs that store"],
                 flag=ast.unparse(gate)))
     return matches
-
-
-def _inside_loop(kernel: JitKernel, node: ast.AST) -> bool:
-    return any(isinstance(loop, ast.For | ast.While) and any(n is node for n in ast.walk(loop))
-               for loop in ast.walk(kernel.node))
 
 
 def _tile_over_constant(node: ast.AST | None, tiles: set[str]) -> bool:
