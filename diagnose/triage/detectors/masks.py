@@ -10,6 +10,7 @@ import copy
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import (
     MEMORY_OPS,
+    _loops_around,
     _match,
     bound_to_call,
     depends_on,
