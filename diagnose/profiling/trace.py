@@ -630,6 +630,7 @@ def _growing_walk_findings(report: dict, rows: list[dict], total: float, path: s
 
 DROPPED_STEPS = 0.5  # a select keeping no lane on at least this share of its loop's steps
 MIN_SELECT_STEPS = 4  # per sampled program: fewer executions are no loop to skip steps of
+MIN_DROPPED_SHARE = 0.3  # dropped share of the steps times the launch's share of the traffic
 
 
 def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
@@ -647,7 +648,7 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
             continue
         launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == sel["launch"]) / total
         share = dropped / steps * launch_share
-        if share < DROPPED_STEPS * 0.6:
+        if share < MIN_DROPPED_SHARE:
             continue
         found.append(_finding(
             "common-causal-full-scan", "skip-masked-tiles",

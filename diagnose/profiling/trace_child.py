@@ -172,13 +172,6 @@ def _dot_summary(tracer: Tracer) -> list[dict]:
             for k, v in tracer.dots.items()]
 
 
-def _uniform(values) -> bool:
-    import numpy as np
-
-    flat = np.asarray(values).reshape(-1)
-    return flat.size <= 1 or bool(np.all(flat == flat[0]))
-
-
 def _install(tracer: Tracer) -> None:
     import numpy as np
     import triton.language as tl
@@ -249,11 +242,15 @@ def _install(tracer: Tracer) -> None:
 
     select = builder.create_select
 
+    def uniform(values) -> bool:
+        flat = np.asarray(values).reshape(-1)
+        return flat.size <= 1 or bool(np.all(flat == flat[0]))
+
     def create_select(self, cond, lhs, rhs):
         # a 2-D tile (a score block) replaced by one fill value where the condition fails (-inf,
         # 0): a mask, not a choice between two computed values (a running minimum, a row vector,
         # keeps its old values; with most programs not run, its data may well look uniform)
-        if tracer.program is not None and np.ndim(lhs.data) >= 2 and _uniform(rhs.data):
+        if tracer.program is not None and np.ndim(lhs.data) >= 2 and uniform(rhs.data):
             tracer.select(bool(np.any(cond.data)))
         return select(self, cond, lhs, rhs)
 

@@ -10,6 +10,7 @@ import copy
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import (
     MEMORY_OPS,
+    _is_range_loop,
     _loops_around,
     _match,
     bound_to_call,
@@ -533,9 +534,9 @@ def _conjuncts(cond: ast.expr) -> list[ast.Compare]:
 
 def _range_bounds(loop: ast.For) -> tuple[ast.expr, ast.expr] | None:
     """(start, stop) of `for x in range(...)` / `tl.range(...)` / `tl.static_range(...)`."""
-    it = loop.iter
-    if not (isinstance(it, ast.Call) and call_name(it) in ("range", "static_range") and it.args):
+    if not _is_range_loop(loop) or not loop.iter.args:  # type: ignore[attr-defined]
         return None
+    it: ast.Call = loop.iter  # type: ignore[assignment]
     if len(it.args) == 1:
         return ast.Constant(0), it.args[0]
     return it.args[0], it.args[1]
