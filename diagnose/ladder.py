@@ -35,10 +35,11 @@ from diagnose.ir.tier import (
     tier3_result,
 )
 from diagnose.profiling.trace import TraceError, contiguous_at, run_trace, trace_findings, traffic
+from diagnose.profiling.trace import programs as trace_programs
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
-from diagnose.triage.detectors.launch import partials_params
+from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params
 from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.weigh import REFINED_BY_TRACE, is_fallback, rank
@@ -105,6 +106,7 @@ class Context:
     escalations: list[Escalation] = field(default_factory=list)
     versions: dict[str, str] = field(default_factory=dict)
     priors: dict[str, FamilyPrior] | None = None  # learned from optimize runs (triage/priors.py)
+    trace: dict | None = None  # the CPU trace's report, once tier 1 ran it
 
     def tier(self, number: int) -> TierResult | None:
         return next((t for t in self.evidence if t.tier == number), None)
@@ -166,11 +168,20 @@ def _add_trace(ctx: Context, result: TierResult) -> None:
     except TraceError as exc:
         result.reason += f" No CPU trace: {exc}."
         return
+    ctx.trace = report
     found = trace_findings(report, t.launch_file, ctx.backend)
-    _refute_strided(result, report)
+    _weigh_against_trace(result, report, found)
     result.findings += found
     if found:
         result.reason += f" The CPU trace adds {len(found)} finding(s) about traffic."
+
+
+def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]) -> None:
+    """The source's hypotheses the trace measured false, or measured itself (again after a
+    re-read of the source with captured launch values)."""
+    _refute_strided(result, report)
+    _refute_grid(result, report)
+    _supersede_grid(result, traced)
 
 
 def _refute_strided(result: TierResult, report: dict) -> None:
@@ -191,6 +202,38 @@ def _refute_strided(result: TierResult, report: dict) -> None:
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"
+GRID_FAMILY = "grid-size-cores"
+
+
+UNDERFILL_FAMILY = "split-work-across-programs"
+
+
+def _supersede_grid(result: TierResult, traced: list[Finding]) -> None:
+    """The trace measured how much of the machine a kernel's grid leaves idle: the source's
+    estimate of the same fact for the same kernel stays in the report (a higher tier may confirm
+    it) but no longer adds to the family's score, so one fact is not counted twice."""
+    measured = {(f.evidence.get("facts") or {}).get("kernel") for f in traced
+                if f.rewrite_family == UNDERFILL_FAMILY}
+    for f in result.findings:
+        if f.kind == "pattern" and f.rewrite_family == UNDERFILL_FAMILY \
+                and (f.evidence.get("facts") or {}).get("kernel") in measured - {None}:
+            f.evidence["superseded_by_trace"] = True
+
+
+def _refute_grid(result: TierResult, report: dict) -> None:
+    """A source idiom claiming a kernel's grid outgrows the NPU's cores, where every launch of
+    that kernel the trace ran at the diagnosis size had at most one program per vector core (the
+    grid was capped, or the work loops inside the program): refuted the same way."""
+    claims = [f for f in result.findings if f.kind == "pattern" and f.rewrite_family == GRID_FAMILY]
+    for f in claims:
+        kernel = (f.evidence.get("facts") or {}).get("kernel")
+        grids = [trace_programs(launch) for launch in report.get("launches") or []
+                 if launch.get("kernel") == kernel and launch.get("grid")]
+        if grids and max(grids) <= VECTOR_CORES:
+            f.confidence = round(f.confidence / 2, 3)
+            f.evidence["refuted_by_trace"] = (
+                f"the CPU trace ran {kernel} at the diagnosis size with at most {max(grids)} "
+                f"program(s), no more than the {VECTOR_CORES} vector cores")
 
 
 def _priors(ctx: Context) -> dict[str, FamilyPrior]:
@@ -366,6 +409,8 @@ def _reread_source(ctx: Context) -> None:
     after = {(f.card_id, f.message) for f in again.findings}
     if before == after:
         return
+    if ctx.trace is not None:
+        _weigh_against_trace(again, ctx.trace, traced)
     again.findings += traced
     new = [card for card, message in after - before]
     gone = [card for card, message in before - after if card not in new]

@@ -100,6 +100,8 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
                 for family, _, _ in _supports(f)}
     for tier in tiers:
         for f in tier.findings:
+            if f.evidence.get("superseded_by_trace"):
+                continue  # the trace measured the same fact; its finding carries the score
             for family, confidence, card in _supports(f):
                 if is_fallback(f) and family in specific:
                     continue  # a default guess adds nothing to a family the evidence names

@@ -112,7 +112,8 @@ def run_trace(task_dir: Path, kernel: Path, size: str = "large", timeout: float 
 
 # ---------------------------------------------------------------- traffic over the whole grid
 
-def _programs(launch: dict) -> int:
+def programs(launch: dict) -> int:
+    """Programs a traced launch ran (its grid's size)."""
     grid = launch.get("grid") or [1, 1, 1]
     n = 1
     for g in grid:
@@ -141,8 +142,8 @@ def traffic(report: dict) -> list[dict]:
         launch = launches[access["launch"]]
         repeats = counts.get(launch["kernel"], 1) / max(
             sum(1 for x in launches if x["kernel"] == launch["kernel"]), 1)
-        useful = _per_program(access) * _programs(launch) * repeats
-        rows.append({**access, "programs": _programs(launch), "repeats": repeats, "useful_bytes": useful,
+        useful = _per_program(access) * programs(launch) * repeats
+        rows.append({**access, "programs": programs(launch), "repeats": repeats, "useful_bytes": useful,
                      "sector_bytes": useful / max(_efficiency(access), 1e-6),
                      "efficiency": _efficiency(access)})
     return rows
@@ -314,32 +315,32 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                 f"Traced on the CPU, one call of the launcher launches {kernel} {count} times.",
                 max(share, 0.5), None, path, {"kernel": kernel, "launches": count}))
     for index, launch in enumerate(report.get("launches") or []):
-        programs = _programs(launch)
+        count = programs(launch)
         if backend == "ascend":  # a kernel with a tl.dot runs on the cube cores, half as many
             units, machine = (AI_CORES, "AI-core Atlas A2") if _has_dot(report, index) else UNITS["ascend"]
         mine = [r for r in rows if r["launch"] == index]
         share = sum(r["sector_bytes"] for r in mine) / total
-        idle = share * (1 - programs / units)  # the machine the grid leaves idle, weighed
+        idle = share * (1 - count / units)  # the machine the grid leaves idle, weighed
         moved = sum(_per_program(r) for r in mine)
         once = all(max(r["execs"] or [1]) <= 1 for r in mine)
-        if backend == "cuda" and programs >= SHORT_PROGRAMS_PER_UNIT * units and once \
+        if backend == "cuda" and count >= SHORT_PROGRAMS_PER_UNIT * units and once \
                 and 0 < moved <= SHORT_PROGRAM_BYTES and share >= 0.5:
             found.append(_finding(
                 "common-row-per-program", "multi-row-programs",
-                f"Traced on the CPU, each of the {programs:,} programs of {launch['kernel']} "
+                f"Traced on the CPU, each of the {count:,} programs of {launch['kernel']} "
                 f"moves about {moved:,.0f} bytes in one pass, with no loop: a program's setup and "
                 f"its reduction tail are paid for that little data ({share:.0%} of the traffic).",
-                share, None, path, {"kernel": launch["kernel"], "programs": programs,
+                share, None, path, {"kernel": launch["kernel"], "programs": count,
                                     "bytes_per_program": round(moved)},
                 # how to give a program more work (a bigger block, more rows, a tree instead of
                 # atomics) is the source idiom's to say: this ranks, it does not overrule
                 ranks_only=True))
-        if programs < units and share >= 0.5 and launch.get("grid"):
+        if count < units and share >= 0.5 and launch.get("grid"):
             found.append(_finding(
                 "cuda-small-grid-underfill", "split-work-across-programs",
-                f"Traced on the CPU, {launch['kernel']} runs {programs} program(s) on a "
+                f"Traced on the CPU, {launch['kernel']} runs {count} program(s) on a "
                 f"{units}-{machine} while it moves {share:.0%} of the traffic.", idle, None, path,
-                {"kernel": launch["kernel"], "programs": programs}))
+                {"kernel": launch["kernel"], "programs": count}))
     return found
 
 
@@ -349,6 +350,12 @@ def _span(row: dict) -> tuple[int, int] | None:
     if not spans or spans[0][0] is None:
         return None
     return int(spans[0][0]), int(spans[0][1])
+
+
+def _site(row: dict) -> tuple[int, tuple]:
+    """Where an access runs: its line and the kernel-file lines that called the helper holding it
+    (one helper called twice reads through one line from two sites)."""
+    return row["line"], tuple(row.get("callers") or ())
 
 
 def _overlaps(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
@@ -365,17 +372,33 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
             by_launch.setdefault(r["launch"], []).append(r)
     found = []
     for loads in by_launch.values():
-        passes = [r for r in loads if any(o is not r and _span(o) == _span(r)
-                                          and o["line"] != r["line"] for o in loads)]
-        if len(passes) >= 2:
-            share = sum(r["sector_bytes"] for r in passes) / total
-            lines = sorted({r["line"] for r in passes})
-            if share >= 0.5:
-                found.append(_finding(
-                    "common-redundant-across-programs", "compute-stats-once",
-                    f"Traced on the CPU, lines {', '.join(map(str, lines))} each read the same "
-                    f"bytes: every program passes over its data {len(lines)} times.",
-                    share * (1 - 1 / len(lines)), passes[0], path, {"lines": lines}))
+        groups: dict[tuple, list[dict]] = {}  # the same bytes, read from two or more sites
+        for r in loads:
+            groups.setdefault(_span(r), []).append(r)
+        groups = {k: g for k, g in groups.items() if len({_site(r) for r in g}) >= 2}
+        passes = [r for g in groups.values() for r in g]
+        if not passes:
+            continue
+        share = sum(r["sector_bytes"] for r in passes) / total
+        most = max(groups.values(), key=lambda g: len({_site(r) for r in g}))
+        sites = sorted({_site(r) for r in most})
+        lines = sorted({r["line"] for r in most})
+        where = (f"lines {', '.join(map(str, lines))} each read" if len(lines) == len(sites) else
+                 f"line {lines[0]}, called from lines {', '.join(str(c[0]) for _, c in sites if c)}, reads")
+        if share >= 0.5:
+            launch = passes[0]["launch"]
+            if _stores_little(rows, launch):  # passes that only reduce: one sweep carries them all
+                card, family, what = ("common-two-pass-max-sum", "online-row-reduction",
+                                      "and stores only what it reduces: one sweep carrying running "
+                                      "statistics reads it once")
+            else:
+                card, family, what = ("common-redundant-across-programs", "compute-stats-once",
+                                      "a statistic recomputed from the data it then uses")
+            found.append(_finding(
+                card, family,
+                f"Traced on the CPU, {where} the same bytes: every program passes over its data "
+                f"{len(sites)} times, {what}.",
+                share * (1 - 1 / len(sites)), passes[0], path, {"lines": lines}))
     for r in rows:  # neighbouring programs looping over the same bytes: a slice redone per program
         shared = max((r.get("overlap_next") or {}).values(), default=0.0)
         share = r["sector_bytes"] / total
@@ -391,6 +414,14 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
     return found
 
 
+def _stores_little(rows: list[dict], launch: int) -> bool:
+    """The launch's first sampled program stores at most 1/16 of the bytes it loads: it reduces
+    (a row's statistic, an index), it does not write its data back."""
+    def first(op: str) -> int:
+        return sum((r["requested_bytes"] or [0])[0] for r in rows if r["launch"] == launch and r["op"] == op)
+    return first("store") * 16 <= first("load")
+
+
 def _read_again(shared: dict, rows: list[dict]) -> bool:
     """Another load line of the same launch starts reading inside the shared load's span (the
     spans are of the kept executions, so the other line may run on past it): the program
@@ -399,7 +430,7 @@ def _read_again(shared: dict, rows: list[dict]) -> bool:
     span = _span(shared)
     return span is not None and any(
         o is not shared and o["op"] == "load" and o["launch"] == shared["launch"]
-        and o["line"] != shared["line"] and (s := _span(o)) is not None
+        and _site(o) != _site(shared) and (s := _span(o)) is not None
         and span[0] <= s[0] <= span[1] for o in rows)
 
 

@@ -66,25 +66,34 @@ class Tracer:
         self.launch_count: dict[str, int] = {}
         self.program: tuple[int, int, int] | None = None
         self.deadline = 0.0
-        self.records: dict[tuple, dict] = {}  # (launch, file, line, op) -> raw record
+        self.records: dict[tuple, dict] = {}  # (launch, file, line, op, callers) -> raw record
         self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
         self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
 
     # ------------------------------------------------------------ where an access comes from
-    def _site(self) -> tuple[str, int, str]:
+    def _site(self) -> tuple[str, int, str, tuple]:
+        """The innermost source line of the kernel's files an event comes from, and the lines of
+        those files that called it (a helper called twice is two sites: two passes, not one)."""
         frame = sys._getframe(2)
+        site = None
+        callers = []
         while frame is not None:
             name = frame.f_code.co_filename
             if any(name == root or name.startswith(root) for root in self.roots):
-                return name, frame.f_lineno, frame.f_code.co_name
+                if site is None:
+                    site = (name, frame.f_lineno, frame.f_code.co_name)
+                else:
+                    callers.append(frame.f_lineno)
             frame = frame.f_back
-        return "?", 0, "?"
+        if site is None:
+            return "?", 0, "?", ()
+        return (*site, tuple(callers))
 
     def dot(self, a: str, b: str, a_shape: list, b_shape: list) -> None:
         if self.program is None:
             return
-        file, line, function = self._site()
+        file, line, function, _callers = self._site()
         rec = self.dots.setdefault((len(self.launches) - 1, file, line, a, b), {
             "function": function, "a_shape": a_shape, "b_shape": b_shape, "per_program": {}})
         key = ",".join(map(str, self.program))
@@ -95,7 +104,7 @@ class Tracer:
         for at least one lane (when it held for none, the tile it guarded was computed for nothing)."""
         if self.program is None:
             return
-        file, line, function = self._site()
+        file, line, function, _callers = self._site()
         rec = self.selects.setdefault((len(self.launches) - 1, file, line),
                                       {"function": function, "per_program": {}})
         key = ",".join(map(str, self.program))
@@ -105,7 +114,7 @@ class Tracer:
 
     def note(self, kind: str, detail: str, elements: int = 0) -> None:
         """Count an interpreter event of `kind` at its source line, and the elements it touched."""
-        file, line, function = self._site()
+        file, line, function, _callers = self._site()
         key = (len(self.launches) - 1, file, line, kind, detail)
         rec = self.notes.setdefault(key, {"function": function, "count": 0, "elements": 0})
         rec["count"] += 1
@@ -118,12 +127,12 @@ class Tracer:
             raise _CutShort()
         import numpy as np
 
-        file, line, function = self._site()
-        key = (len(self.launches) - 1, file, line, op)
+        file, line, function, callers = self._site()
+        key = (len(self.launches) - 1, file, line, op, callers)
         rec = self.records.get(key)
         if rec is None:
             rec = self.records[key] = {"file": file, "line": line, "function": function, "op": op,
-                                       "elem_bytes": elem_bytes, "per_program": {}}
+                                       "callers": list(callers), "elem_bytes": elem_bytes, "per_program": {}}
         addr = np.asarray(ptrs, dtype=np.uint64)
         on = np.broadcast_to(np.asarray(mask, dtype=bool), addr.shape) if mask is not None \
             else np.ones(addr.shape, dtype=bool)
@@ -147,8 +156,8 @@ class Tracer:
         vals = np.asarray(values)
         if not np.issubdtype(vals.dtype, np.integer) or vals.size == 0:
             return
-        file, line, _function = self._site()
-        rec = self.records.get((len(self.launches) - 1, file, line, "load"))
+        file, line, _function, callers = self._site()
+        rec = self.records.get((len(self.launches) - 1, file, line, "load", callers))
         prog = rec and rec["per_program"].get(self.program)
         if prog and vals.size < 4:  # one key per program (a row's expert): order across programs
             prog.setdefault("scalar_key", int(vals.reshape(-1)[0]))
@@ -412,7 +421,7 @@ def summarise(tracer: Tracer) -> list[dict]:
     import numpy as np
 
     out = []
-    for (launch, _file, _line, _op), rec in tracer.records.items():
+    for (launch, _file, _line, _op, _callers), rec in tracer.records.items():
         elem = rec["elem_bytes"]
         progs = rec["per_program"]
         first_prog = next(iter(progs))
@@ -448,6 +457,7 @@ def summarise(tracer: Tracer) -> list[dict]:
         out.append({
             "launch": launch, "kernel": tracer.launches[launch]["kernel"] if launch < len(tracer.launches) else "?",
             "file": rec["file"], "line": rec["line"], "function": rec["function"], "op": rec["op"],
+            "callers": rec["callers"],  # the kernel-file lines that called the helper holding `line`
             "elem_bytes": elem, "shape": first["shape"],
             "execs": [p["execs"] for p in progs.values()],
             "lanes": sum(p["lanes"] for p in progs.values()),

@@ -9,7 +9,13 @@ import math
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.launch import VECTOR_CORES, _launch_match
-from diagnose.triage.detectors.memory import _match, memory_ops, pointer_of
+from diagnose.triage.detectors.memory import (
+    _is_range_loop,
+    _match,
+    depends_on,
+    memory_ops,
+    pointer_of,
+)
 from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
@@ -46,8 +52,27 @@ def _grid_confidence(programs: int) -> float:
 
 
 def _strides_over_programs(kernel: JitKernel) -> bool:
-    """True for the persistent form `for i in range(pid, n, tl.num_programs(0))`."""
-    return bool(kernel.calls("num_programs"))
+    """True for the persistent form `for i in range(pid, n, tl.num_programs(0))`, and for a loop
+    that starts at the program id and steps by anything but 1 (`range(pid, n, NUM_CORES)`)."""
+    if kernel.calls("num_programs"):
+        return True
+    pids = {name for name, stmts in kernel.assigns.items()
+            if any(isinstance(n, ast.Call) and call_name(n).endswith("program_id")
+                   for st in stmts for n in ast.walk(getattr(st, "value", None) or ast.Pass()))}
+    for loop in ast.walk(kernel.node):
+        if isinstance(loop, ast.For) and _is_range_loop(loop) and len(loop.iter.args) == 3:
+            start, step = loop.iter.args[0], loop.iter.args[2]
+            from_pid = any(isinstance(n, ast.Call) and call_name(n).endswith("program_id")
+                           for n in ast.walk(start)) or bool(depends_on(kernel, start) & pids)
+            if from_pid and not (isinstance(step, ast.Constant) and step.value == 1):
+                return True
+    return False
+
+
+def _capped(element: ast.expr, env: dict) -> bool:
+    """A grid axis written `min(CORES, n)`: one of min's arguments is a count within the cores."""
+    return isinstance(element, ast.Call) and call_name(element) == "min" and any(
+        isinstance(v := evaluate(a, env), int) and v <= VECTOR_CORES for a in element.args)
 
 
 @detector("grid-cores", ("ascend",))
@@ -59,6 +84,8 @@ def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
         if any(word in text for word in _CORE_WORDS):
             continue
         env = launcher_env(module, launch)
+        if len(elements) == 1 and _capped(elements[0], env):
+            continue
         values = [evaluate(e, env) for e in elements]  # type: ignore[arg-type]
         if all(isinstance(v, int) for v in values):
             total = 1
