@@ -181,6 +181,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     re-read of the source with captured launch values)."""
     _refute_strided(result, report)
     _refute_grid(result, report)
+    _refute_repeated(result, report)
     _supersede_grid(result, traced)
 
 
@@ -218,6 +219,33 @@ def _supersede_grid(result: TierResult, traced: list[Finding]) -> None:
         if f.kind == "pattern" and f.rewrite_family == UNDERFILL_FAMILY \
                 and (f.evidence.get("facts") or {}).get("kernel") in measured - {None}:
             f.evidence["superseded_by_trace"] = True
+
+
+SHARED_BY_NEIGHBOURS = 0.5  # of a program's addresses its neighbour along an axis touches too
+
+
+def _refute_repeated(result: TierResult, report: dict) -> None:
+    """A source idiom claiming the programs along a grid axis repeat one another's loop over the
+    same bytes, where the trace measured the kernel's loads, weighed by their traffic, sharing
+    less than half their addresses with the neighbouring program along that axis (the loop's
+    start follows the axis in a way the reading missed; a scalar both read is no loop): refuted
+    the same way."""
+    claims = [f for f in result.findings if f.kind == "pattern"
+              and (f.evidence.get("facts") or {}).get("repeated_axis") is not None]
+    rows = traffic(report) if claims else []
+    for f in claims:
+        axis = str(f.evidence["facts"]["repeated_axis"])
+        kernel = (f.location or {}).get("function")
+        loads = [(r["sector_bytes"], (r.get("overlap_next") or {}).get(axis)) for r in rows
+                 if r["op"] == "load" and r["kernel"] == kernel]
+        loads = [(b, s) for b, s in loads if s is not None]
+        weight = sum(b for b, _ in loads)
+        shared = sum(b * s for b, s in loads) / weight if weight else None
+        if shared is not None and shared < SHARED_BY_NEIGHBOURS:
+            f.confidence = round(f.confidence / 2, 3)
+            f.evidence["refuted_by_trace"] = (
+                f"the CPU trace measured neighbouring programs of {kernel} along grid axis {axis} "
+                f"sharing {shared:.0%} of their loads' traffic")
 
 
 def _refute_grid(result: TierResult, report: dict) -> None:

@@ -232,7 +232,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _host_findings(report, rows, total, path)
     found += _dot_findings(report, rows, path)
     found += _idle_lane_findings(rows, total, path)
-    found += _note_findings(report, path)
+    found += _note_findings(report, path, rows, total)
     found += _walk_findings(report, rows, total, path)
     found += _growing_walk_findings(report, rows, total, path)
     found += _dropped_step_findings(report, rows, total, path)
@@ -352,10 +352,15 @@ def _span(row: dict) -> tuple[int, int] | None:
     return int(spans[0][0]), int(spans[0][1])
 
 
-def _site(row: dict) -> tuple[int, tuple]:
-    """Where an access runs: its line and the kernel-file lines that called the helper holding it
-    (one helper called twice reads through one line from two sites)."""
-    return row["line"], tuple(row.get("callers") or ())
+def _sites(row: dict) -> list[tuple[tuple[int, str], tuple[int, int] | None]]:
+    """((line, call path), span) per place an access runs from: one per call path when a helper
+    holding it was called from several lines of the first sampled program (one helper called
+    twice passes over its bytes twice through one line), else the access's own span."""
+    spans = row.get("site_spans") or {}
+    if len(spans) >= 2:
+        return [((row["line"], path.split(",")[0]), (int(lo), int(hi)) if lo is not None else None)
+                for path, (lo, hi) in spans.items()]
+    return [((row["line"], ""), _span(row))]
 
 
 def _overlaps(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
@@ -372,19 +377,21 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
             by_launch.setdefault(r["launch"], []).append(r)
     found = []
     for loads in by_launch.values():
-        groups: dict[tuple, list[dict]] = {}  # the same bytes, read from two or more sites
+        groups: dict[tuple, list[tuple]] = {}  # the same bytes, read from two or more sites
         for r in loads:
-            groups.setdefault(_span(r), []).append(r)
-        groups = {k: g for k, g in groups.items() if len({_site(r) for r in g}) >= 2}
-        passes = [r for g in groups.values() for r in g]
+            for site, span in _sites(r):
+                if span is not None:
+                    groups.setdefault(span, []).append((site, r))
+        groups = {k: g for k, g in groups.items() if len({site for site, _ in g}) >= 2}
+        passes = list({id(r): r for g in groups.values() for _, r in g}.values())
         if not passes:
             continue
         share = sum(r["sector_bytes"] for r in passes) / total
-        most = max(groups.values(), key=lambda g: len({_site(r) for r in g}))
-        sites = sorted({_site(r) for r in most})
-        lines = sorted({r["line"] for r in most})
+        most = max(groups.values(), key=lambda g: len({site for site, _ in g}))
+        sites = sorted({site for site, _ in most})
+        lines = sorted({line for line, _ in sites})
         where = (f"lines {', '.join(map(str, lines))} each read" if len(lines) == len(sites) else
-                 f"line {lines[0]}, called from lines {', '.join(str(c[0]) for _, c in sites if c)}, reads")
+                 f"line {lines[0]}, called from lines {', '.join(c for _, c in sites if c)}, reads")
         if share >= 0.5:
             launch = passes[0]["launch"]
             if _stores_little(rows, launch):  # passes that only reduce: one sweep carries them all
@@ -430,14 +437,14 @@ def _read_again(shared: dict, rows: list[dict]) -> bool:
     span = _span(shared)
     return span is not None and any(
         o is not shared and o["op"] == "load" and o["launch"] == shared["launch"]
-        and _site(o) != _site(shared) and (s := _span(o)) is not None
+        and o["line"] != shared["line"] and (s := _span(o)) is not None
         and span[0] <= s[0] <= span[1] for o in rows)
 
 
 def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
     """Buffers one launch stores and a later launch of another kernel loads back, or inputs it
-    reads again: passes through memory one launch would not make (repeats of one kernel are the
-    launch-loop finding's). (Whether a producer only casts is
+    reads again: passes through memory one launch would not make (a kernel repeated LAUNCH_LOOP
+    times or more is the launch-loop finding's; fewer repeats re-reading one input are counted here). (Whether a producer only casts is
     not visible in its addresses; the host's casts are read from its torch ops instead.)"""
     trips, producers, moved, seen = [], set(), 0.0, set()
     for store in (r for r in rows if r["op"] == "store"):
@@ -450,9 +457,11 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
             producers.add(store["launch"])
             moved += 2 * store["sector_bytes"] / max(store.get("repeats", 1), 1)
     loads = [r for r in rows if r["op"] == "load" and max(r["shape"] or [1]) > 1]
+    counts = report.get("launch_count") or {}
     for r in loads:  # the same input read again by a later launch: a second pass over memory
-        again = [o for o in loads if o["launch"] > r["launch"] and o["kernel"] != r["kernel"]
-                 and _span(o) == _span(r)]
+        # (by another kernel, or by the same kernel launched a few times: more is a launch loop)
+        again = [o for o in loads if o["launch"] > r["launch"] and _span(o) == _span(r)
+                 and (o["kernel"] != r["kernel"] or counts.get(r["kernel"], 1) < LAUNCH_LOOP)]
         if again:
             trips += [r, *again]
             producers.add(r["launch"])
@@ -609,18 +618,28 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
         return []
     r, steps, per_step = max(small, key=lambda x: x[0]["sector_bytes"])
     density = _density(r)
+    step = r.get("step") or [0, 0]
+    facts: dict[str, Any] = {"bytes_per_step": round(per_step), "steps": steps}
     if density is not None and density < SEPARATE_PIECES:
         # the steps touch pieces spaced apart (a row each, the rows between them another
         # program's): no bigger block merges two steps; a step of several rows does
+        how = f"each step a separate piece (the program touches {density:.0%} of the span it walks)"
+        facts["density"] = round(density, 3)
+    elif step[1] and step[0] > step[1]:
+        # each step moves one row of a 2-D array and the next starts a row further on: a
+        # [rows, cols] tile moves several rows per transfer (a bigger 1-D block cannot)
+        how = f"one row per step (each starts {step[0]:,} bytes after the last and spans {step[1]:,})"
+        facts["step"] = step
+    else:
+        how = ""
+    if how:
         return [_finding(
             "common-row-per-program", "multi-row-programs",
             f"Traced in the interpreter, the {r['op']} at line {r['line']} ({r['function']}) moves "
-            f"about {per_step:,.0f} bytes per loop step over {steps} steps per program, each step "
-            f"a separate piece (the program touches {density:.0%} of the span it walks): one "
+            f"about {per_step:,.0f} bytes per loop step over {steps} steps per program, {how}: one "
             "transfer each way per piece on a vector core; a step over several pieces at once "
             f"(a [rows, cols] tile) amortises it. Such steps carry {share:.0%} of the traffic.",
-            share, r, path, {"bytes_per_step": round(per_step), "steps": steps,
-                             "density": round(density, 3)}, ranks_only=True)]
+            share, r, path, facts, ranks_only=True)]
     # a tile size is tuning: it ranks beside the idioms but does not overrule one a higher
     # tier confirmed (a kernel with a structural defect also loops in small tiles)
     return [_finding(
@@ -665,14 +684,13 @@ MIN_DROPPED_SHARE = 0.3  # dropped share of the steps times the launch's share o
 
 
 def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
-    """A tl.where in a launch with a tl.dot whose condition kept no lane on most of the steps the
-    sampled programs ran it: each such step's tiles were loaded and multiplied to be thrown away
-    (a causal triangle, a window, a flag for unselected blocks), however the condition is spelled.
-    Weighed by the dropped share of the steps times the launch's share of the traffic."""
+    """A tl.where over a 2-D tile (a tl.dot's scores, a pairwise block) whose condition kept no
+    lane on most of the steps the sampled programs ran it: each such step's tiles were loaded and
+    computed to be thrown away (a causal triangle, a window, a flag for unselected blocks, a
+    distance cutoff), however the condition is spelled. Weighed by the dropped share of the steps
+    times the launch's share of the traffic."""
     found = []
     for sel in report.get("selects") or []:
-        if not _has_dot(report, sel["launch"]):
-            continue
         counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS]
         steps, dropped = sum(v[0] for v in counts), sum(v[1] for v in counts)
         if not steps or dropped < DROPPED_STEPS * steps:
@@ -685,15 +703,18 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
             "common-causal-full-scan", "skip-masked-tiles",
             f"Traced on the CPU, the tl.where at line {sel['line']} keeps no lane on {dropped} of the "
             f"{steps} loop steps its sampled programs ran: those steps' tiles were loaded and "
-            "multiplied for nothing.", share, sel, path,
+            + ("multiplied" if _has_dot(report, sel["launch"]) else "computed") + " for nothing.",
+            share, sel, path,
             {"dropped_steps": dropped, "steps": steps, "line": sel["line"]}))
     return found
 
 
-def _note_findings(report: dict, path: str) -> list[Finding]:
+def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
+                   total: float = 0.0) -> list[Finding]:
     """Interpreter events at a source line: two operands broadcast to one rank-3 shape along
     different axes (a multiply-and-sum written out instead of a tl.dot), and values widened to
-    fp64 (math at the fp64 rate, 1/64 of fp32 on an H100-class GPU)."""
+    fp64 (math at the fp64 rate, 1/64 of fp32 on an H100-class GPU), weighed by the launch's
+    share of the traffic (a finalize launch's handful of fp64 values costs nothing)."""
     found = []
     by_line: dict[tuple, list[dict]] = {}
     for note in report.get("notes") or []:
@@ -711,12 +732,14 @@ def _note_findings(report: dict, path: str) -> list[Finding]:
                     "tensor cores.", 0.9, where, path, {"line": line}))
         elif kind == "widen-fp64":
             share = _widened_share(report, launch, notes)
+            if rows and total:
+                share *= sum(r["sector_bytes"] for r in rows if r["launch"] == launch) / total
             found.append(_finding(
                 "cuda-fp64-math", "lower-precision-math",
                 f"Traced on the CPU, line {line} widens {notes[0]['detail']} values to fp64, so "
                 "the math after it runs at the fp64 rate"
-                + (f" (about {share:.0%} as many values as the launch loads)." if share < FP64_SHARE
-                   else "."), share, where, path, {"line": line}))
+                + (f" (weighed by its launch's traffic, about {share:.0%} of the values loaded)."
+                   if share < FP64_SHARE else "."), share, where, path, {"line": line}))
     return found
 
 

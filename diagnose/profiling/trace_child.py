@@ -66,7 +66,7 @@ class Tracer:
         self.launch_count: dict[str, int] = {}
         self.program: tuple[int, int, int] | None = None
         self.deadline = 0.0
-        self.records: dict[tuple, dict] = {}  # (launch, file, line, op, callers) -> raw record
+        self.records: dict[tuple, dict] = {}  # (launch, file, line, op) -> raw record
         self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
         self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
@@ -128,11 +128,11 @@ class Tracer:
         import numpy as np
 
         file, line, function, callers = self._site()
-        key = (len(self.launches) - 1, file, line, op, callers)
+        key = (len(self.launches) - 1, file, line, op)
         rec = self.records.get(key)
         if rec is None:
             rec = self.records[key] = {"file": file, "line": line, "function": function, "op": op,
-                                       "callers": list(callers), "elem_bytes": elem_bytes, "per_program": {}}
+                                       "elem_bytes": elem_bytes, "per_program": {}}
         addr = np.asarray(ptrs, dtype=np.uint64)
         on = np.broadcast_to(np.asarray(mask, dtype=bool), addr.shape) if mask is not None \
             else np.ones(addr.shape, dtype=bool)
@@ -145,6 +145,14 @@ class Tracer:
         prog["idle_execs"] = prog.get("idle_execs", 0) + (active == 0)
         if len(prog["kept"]) < MAX_KEPT_EXECS:
             prog["kept"].append((addr.copy(), on.copy()))
+        # per call path (a helper called from two lines is two passes through one line): the
+        # lowest and highest address its kept executions touched
+        site = prog.setdefault("sites", {}).setdefault(",".join(map(str, callers)), [None, None, 0])
+        if active and site[2] < MAX_KEPT_EXECS:
+            lo, hi = int(addr[on].min()), int(addr[on].max())
+            site[0] = lo if site[0] is None else min(site[0], lo)
+            site[1] = hi if site[1] is None else max(site[1], hi)
+            site[2] += 1
 
     def key_values(self, ptrs, mask, values) -> None:
         """For an integer load just recorded: are the values it read, one per distinct address in
@@ -156,8 +164,8 @@ class Tracer:
         vals = np.asarray(values)
         if not np.issubdtype(vals.dtype, np.integer) or vals.size == 0:
             return
-        file, line, _function, callers = self._site()
-        rec = self.records.get((len(self.launches) - 1, file, line, "load", callers))
+        file, line, _function, _callers = self._site()
+        rec = self.records.get((len(self.launches) - 1, file, line, "load"))
         prog = rec and rec["per_program"].get(self.program)
         if prog and vals.size < 4:  # one key per program (a row's expert): order across programs
             prog.setdefault("scalar_key", int(vals.reshape(-1)[0]))
@@ -421,7 +429,7 @@ def summarise(tracer: Tracer) -> list[dict]:
     import numpy as np
 
     out = []
-    for (launch, _file, _line, _op, _callers), rec in tracer.records.items():
+    for (launch, _file, _line, _op), rec in tracer.records.items():
         elem = rec["elem_bytes"]
         progs = rec["per_program"]
         first_prog = next(iter(progs))
@@ -454,10 +462,19 @@ def summarise(tracer: Tracer) -> list[dict]:
             if base and nxt in touched:
                 overlap[str(axis)] = round(len(base & touched[nxt]) / len(base), 3)
         strides = _axis_strides(addr0, on0, elem) if addr0.ndim else []
+        step = None  # the first program's first two executions: how far apart they start, how wide
+        moving = [a.reshape(-1)[o.reshape(-1)] for a, o in first["kept"][:8]]
+        moving = [m for m in moving if m.size]
+        if len(moving) >= 2:
+            step = [int(moving[1].min()) - int(moving[0].min()),
+                    int(moving[0].max()) - int(moving[0].min()) + elem]
         out.append({
             "launch": launch, "kernel": tracer.launches[launch]["kernel"] if launch < len(tracer.launches) else "?",
             "file": rec["file"], "line": rec["line"], "function": rec["function"], "op": rec["op"],
-            "callers": rec["callers"],  # the kernel-file lines that called the helper holding `line`
+            # the first sampled program's spans per call path ("28,44": the lines that called the
+            # helper holding `line`), when it ran through `line` from more than one
+            "site_spans": {k: v[:2] for k, v in first.get("sites", {}).items()}
+            if len(first.get("sites", {})) > 1 else {},
             "elem_bytes": elem, "shape": first["shape"],
             "execs": [p["execs"] for p in progs.values()],
             "lanes": sum(p["lanes"] for p in progs.values()),
@@ -473,6 +490,7 @@ def summarise(tracer: Tracer) -> list[dict]:
             "spans": spans,  # per sampled program: lowest and highest active address
             "idle_execs": [p.get("idle_execs", 0) for p in progs.values()],
             "keys": _key_order(progs),
+            "step": step,  # [start-to-start distance, width] in bytes of consecutive executions
         })
     return out
 
