@@ -13,6 +13,7 @@ from diagnose.ladder import Options, make_context, tier1
 from diagnose.profiling.trace import run_trace, trace_findings
 from diagnose.target import resolve_target
 from diagnose.triage import triage
+from diagnose.triage.detectors.ascend import grid_confidence
 from diagnose.weigh import rank
 
 pytestmark = pytest.mark.xdist_group("trace")
@@ -340,3 +341,34 @@ def test_ascend_grids_capped_at_the_cores_or_strided_by_the_program_are_not_too_
     assert _grid_claims("min(CORES, n_rows)", one_row) == []
     assert _grid_claims("n_rows", "range(tl.program_id(0), n_rows, STEP)") == []
     assert _grid_claims("n_rows", one_row)
+
+
+ROW_GRID = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def double_rows(x_ptr, y_ptr, C, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    row = tl.program_id(0)
+    tl.store(y_ptr + row * C + cols, tl.load(x_ptr + row * C + cols) * 2.0)
+
+
+def run(x):
+    y = torch.empty_like(x)
+    double_rows[(x.shape[0],)](x, y, x.shape[1], BLOCK=512)
+    return y
+'''
+
+
+def test_an_ascend_grid_the_source_cannot_size_is_weighed_by_the_traced_size(task, cache, monkeypatch):
+    """One program per row: the reading sees a grid that grows with the input (a generic 0.5);
+    the trace ran 256 programs, 5 rounds of the 48 vector cores, and the claim is weighed as a
+    grid of 256 programs read from the source would be."""
+    (task / "row_grid.py").write_text(textwrap.dedent(ROW_GRID))
+    first = _tier1(task, "row_grid.py", cache, monkeypatch, "ascend")
+    claim = next(f for f in first.findings if f.rewrite_family == "grid-size-cores")
+    assert "256 programs" in claim.evidence["measured_by_trace"]
+    assert claim.confidence == grid_confidence(256) > 0.5

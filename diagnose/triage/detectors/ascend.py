@@ -43,7 +43,7 @@ _CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")
 GENERIC_GRID_CONFIDENCE = 0.5
 
 
-def _grid_confidence(programs: int) -> float:
+def grid_confidence(programs: int) -> float:
     """Rises with how many scheduling rounds the grid costs: 0.55 at 2 rounds, 0.85 at >= 64."""
     rounds = programs / VECTOR_CORES
     if rounds <= 2:
@@ -93,7 +93,7 @@ def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
                 total *= v  # type: ignore[operator]
             if total <= VECTOR_CORES:
                 continue
-            confidence = _grid_confidence(total)
+            confidence = grid_confidence(total)
             size = f"{total} programs"
         else:
             if _strides_over_programs(module.kernels[launch.kernel]):
