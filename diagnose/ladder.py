@@ -39,7 +39,6 @@ from diagnose.profiling.trace import programs as trace_programs
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
-from diagnose.triage.detectors.ascend import GENERIC_GRID_CONFIDENCE, grid_confidence
 from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params
 from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
@@ -252,9 +251,9 @@ def _refute_repeated(result: TierResult, report: dict) -> None:
 def _refute_grid(result: TierResult, report: dict) -> None:
     """A source idiom claiming a kernel's grid outgrows the NPU's cores, where every launch of
     that kernel the trace ran at the diagnosis size had at most one program per vector core (the
-    grid was capped, or the work loops inside the program): refuted the same way. Where the
-    source could not size the grid (it grows with the input), the traced size weighs the claim
-    as a resolved grid would be weighed: by the scheduling rounds it costs."""
+    grid was capped, or the work loops inside the program): refuted the same way. (A traced grid
+    of many programs does not raise the claim: weighed by its rounds, it outranked the seeded
+    defect of ten development kernels written GPU-style, one program per row.)"""
     claims = [f for f in result.findings if f.kind == "pattern" and f.rewrite_family == GRID_FAMILY]
     for f in claims:
         kernel = (f.evidence.get("facts") or {}).get("kernel")
@@ -265,11 +264,6 @@ def _refute_grid(result: TierResult, report: dict) -> None:
             f.evidence["refuted_by_trace"] = (
                 f"the CPU trace ran {kernel} at the diagnosis size with at most {max(grids)} "
                 f"program(s), no more than the {VECTOR_CORES} vector cores")
-        elif grids and f.confidence == GENERIC_GRID_CONFIDENCE:
-            f.confidence = max(f.confidence, grid_confidence(max(grids)))
-            f.evidence["measured_by_trace"] = (
-                f"the CPU trace ran {kernel} at the diagnosis size with {max(grids):,} programs, "
-                f"{max(grids) / VECTOR_CORES:.0f} rounds of the {VECTOR_CORES} vector cores")
 
 
 def _priors(ctx: Context) -> dict[str, FamilyPrior]:

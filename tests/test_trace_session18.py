@@ -13,7 +13,6 @@ from diagnose.ladder import Options, make_context, tier1
 from diagnose.profiling.trace import run_trace, trace_findings
 from diagnose.target import resolve_target
 from diagnose.triage import triage
-from diagnose.triage.detectors.ascend import grid_confidence
 from diagnose.weigh import rank
 
 pytestmark = pytest.mark.xdist_group("trace")
@@ -343,32 +342,95 @@ def test_ascend_grids_capped_at_the_cores_or_strided_by_the_program_are_not_too_
     assert _grid_claims("n_rows", one_row)
 
 
-ROW_GRID = '''
+# A split-K GEMM: each of 4 programs per output tile multiplies a quarter of K and stores its
+# fp32 partial; a second kernel reads the 4 partials back and sums them.
+SPLIT_K_PARTIALS = '''
 import torch
 import triton
 import triton.language as tl
 
 
 @triton.jit
-def double_rows(x_ptr, y_ptr, C, BLOCK: tl.constexpr):
-    cols = tl.arange(0, BLOCK)
-    row = tl.program_id(0)
-    tl.store(y_ptr + row * C + cols, tl.load(x_ptr + row * C + cols) * 2.0)
+def partial_mm(a_ptr, b_ptr, p_ptr, M, N, K, SPLIT: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+               BK: tl.constexpr):
+    pid_m, pid_n, s = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for k0 in range(s * (K // SPLIT), (s + 1) * (K // SPLIT), BK):
+        rk = k0 + tl.arange(0, BK)
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+        b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(p_ptr + s * M * N + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def sum_partials(p_ptr, c_ptr, MN, SPLIT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for s in range(SPLIT):
+        acc += tl.load(p_ptr + s * MN + offs)
+    tl.store(c_ptr + offs, acc)
 
 
 def run(x):
-    y = torch.empty_like(x)
-    double_rows[(x.shape[0],)](x, y, x.shape[1], BLOCK=512)
-    return y
+    a = x[:, :256].contiguous()
+    b = x[:256, :128].contiguous()
+    M, K = a.shape
+    N = b.shape[1]
+    parts = torch.empty((4, M, N), dtype=torch.float32, device=x.device)
+    c = torch.empty((M, N), dtype=torch.float32, device=x.device)
+    partial_mm[(M // 64, N // 64, 4)](a, b, parts, M, N, K, SPLIT=4, BM=64, BN=64, BK=32)
+    sum_partials[(M * N // 1024,)](parts, c, M * N, SPLIT=4, BLOCK=1024)
+    return c
 '''
 
 
-def test_an_ascend_grid_the_source_cannot_size_is_weighed_by_the_traced_size(task, cache, monkeypatch):
-    """One program per row: the reading sees a grid that grows with the input (a generic 0.5);
-    the trace ran 256 programs, 5 rounds of the 48 vector cores, and the claim is weighed as a
-    grid of 256 programs read from the source would be."""
-    (task / "row_grid.py").write_text(textwrap.dedent(ROW_GRID))
-    first = _tier1(task, "row_grid.py", cache, monkeypatch, "ascend")
-    claim = next(f for f in first.findings if f.rewrite_family == "grid-size-cores")
-    assert "256 programs" in claim.evidence["measured_by_trace"]
-    assert claim.confidence == grid_confidence(256) > 0.5
+def test_dot_partials_a_later_launch_sums_are_a_split_k(task, cache, monkeypatch):
+    """The round trip through the partials buffer is the split's: the reader loads four bytes
+    for each it stores. On Ascend, which has no split-K card, the same trip stays a fusion."""
+    (task / "split_k.py").write_text(textwrap.dedent(SPLIT_K_PARTIALS))
+    cuda = _families(task, "split_k.py", cache, monkeypatch)
+    assert "drop-split-k" in cuda and "fuse-launches" not in cuda
+    assert "partial tiles of a tl.dot" in cuda["drop-split-k"].message
+    assert "fuse-launches" in _families(task, "split_k.py", cache, monkeypatch, "ascend")
+
+
+COUNTED_TABLE = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _rank(table, v):
+    return tl.sum((table[None, :] <= v[:, None]).to(tl.int32), axis=1)
+
+
+@triton.jit
+def decode(state_ptr, cdf_ptr, out_ptr, L, BLOCK: tl.constexpr, SYMBOLS: tl.constexpr):
+    lanes = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    cdf = tl.load(cdf_ptr + tl.arange(0, SYMBOLS))
+    x = tl.load(state_ptr + lanes)
+    for i in range(L):
+        slot = x & 4095
+        sym = _rank(cdf, slot)
+        f = tl.load(cdf_ptr + sym)
+        x = {update}
+        tl.store(out_ptr + i * BLOCK + lanes, sym)
+
+
+def run(state, cdf, out, L):
+    decode[(1,)](state, cdf, out, L, BLOCK=128, SYMBOLS=256)
+'''
+
+
+def test_a_rank_counted_by_an_outer_compare_is_a_table_scan_and_a_coder_state_no_scan():
+    """The whole sorted table compared with every lane at once and counted is a linear search.
+    The state x = f(x) * (x >> 12) + ... is carried step to step, but its factor depends on the
+    state: not a linear recurrence an associative scan could take; x = 3 * x + i is one."""
+    coder = triage(COUNTED_TABLE.replace("{update}", "f * (x >> 12) + (slot - f)"), "k.py", "cuda")
+    families = {f.rewrite_family for f in coder.findings}
+    assert "binary-search-sorted-bounds" in families and "use-associative-scan" not in families
+    linear = triage(COUNTED_TABLE.replace("{update}", "3 * x + i"), "k.py", "cuda")
+    assert "use-associative-scan" in {f.rewrite_family for f in linear.findings}

@@ -228,7 +228,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
                 row, path, {"steps": max(row["execs"])}))
     found += _launch_findings(report, rows, total, path, backend)
     found += _reread_findings(report, rows, total, path)
-    found += _round_trip_findings(report, rows, total, path)
+    found += _round_trip_findings(report, rows, total, path, backend)
     found += _host_findings(report, rows, total, path)
     found += _dot_findings(report, rows, path)
     found += _idle_lane_findings(rows, total, path)
@@ -441,18 +441,23 @@ def _read_again(shared: dict, rows: list[dict]) -> bool:
         and span[0] <= s[0] <= span[1] for o in rows)
 
 
-def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str,
+                         backend: str = "cuda") -> list[Finding]:
     """Buffers one launch stores and a later launch of another kernel loads back, or inputs it
     reads again: passes through memory one launch would not make (a kernel repeated LAUNCH_LOOP
     times or more is the launch-loop finding's; fewer repeats re-reading one input are counted here). (Whether a producer only casts is
-    not visible in its addresses; the host's casts are read from its torch ops instead.)"""
-    trips, producers, moved, seen = [], set(), 0.0, set()
+    not visible in its addresses; the host's casts are read from its torch ops instead.)
+    On a GPU, partial tiles a tl.dot launch stores and a later launch reads back at least twice
+    as many bytes of as it stores (it sums them) are a split K: drop-split-k, not a fusion."""
+    trips, producers, moved, seen, partials = [], set(), 0.0, set(), []
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
                    and r["kernel"] != store["kernel"] and _overlaps(_span(r), _span(store))]
         key = (store["kernel"], store["line"], _span(store))
         if readers and key not in seen:  # written once and read back once: one launch's bytes
             seen.add(key)
+            if backend == "cuda" and _has_dot(report, store["launch"]) and _sums_back(readers, rows):
+                partials.append(store)
             trips += [store, *readers]
             producers.add(store["launch"])
             moved += 2 * store["sector_bytes"] / max(store.get("repeats", 1), 1)
@@ -471,11 +476,30 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         return []
     first = trips[0]
     kernels = sorted({r["kernel"] for r in rows if r["launch"] in producers})
+    if partials:
+        return [_finding(
+            "cuda-split-k-atomics", "drop-split-k",
+            f"Traced on the CPU, {partials[0]['kernel']} stores partial tiles of a tl.dot that a "
+            "later launch reads back and sums: the K loop is split, and its partials make "
+            f"{share:.0%} of the traffic a pass one program per output tile would not make.",
+            share, partials[0], path, {"kernels": kernels})]
     return [_finding(
         "common-unfused-launches", "fuse-launches",
         f"Traced on the CPU, {', '.join(kernels)} store(s) or read(s) what a later launch loads "
         f"again: {share:.0%} of the traffic is passes through memory one launch would not make.",
         share, first, path, {"kernels": kernels})]
+
+
+MOST_SPLITS = 64  # a reader storing under 1/64 of what it loads reduces rows (a loss), not splits
+
+
+def _sums_back(readers: list[dict], rows: list[dict]) -> bool:
+    """The launches reading a buffer back store between 1/64 and half the bytes they load from
+    it: a few partials summed per output (a loss or a statistic per row stores far less)."""
+    launches = {r["launch"] for r in readers}
+    loaded = sum(r["sector_bytes"] for r in readers)
+    stored = sum(r["sector_bytes"] for r in rows if r["op"] == "store" and r["launch"] in launches)
+    return 0 < stored * 2 <= loaded <= MOST_SPLITS * stored
 
 
 FILLS = ("aten.zero_", "aten.fill_", "aten.zeros", "aten.full")

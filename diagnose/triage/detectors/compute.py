@@ -819,11 +819,12 @@ def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Mult) \
                 and isinstance(stmt.target, ast.Name):
             name = stmt.target.id
+            if name in depends_on(kernel, stmt.value):
+                continue  # the factor is a function of the value: not linear
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
               and isinstance(stmt.targets[0], ast.Name)):
             name = stmt.targets[0].id
-            if not any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)
-                       and name in (names_in(n.left) | names_in(n.right)) for n in ast.walk(stmt.value)):
+            if not any(_linear_factor(kernel, n, name) for n in ast.walk(stmt.value)):
                 continue
         else:
             continue
@@ -834,6 +835,23 @@ def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For
                 for a in in_loop):
             out[name] = stmt
     return out
+
+
+def _linear_factor(kernel: JitKernel, node: ast.AST, name: str) -> bool:
+    """`a * h` (or `h * a`, `h.to(...) * a`): the carried value itself times a factor that does
+    not depend on it. `f(h) * (h >> k)` (a coder's state) is no linear recurrence: no scan."""
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)):
+        return False
+
+    def itself(side: ast.AST) -> bool:
+        if isinstance(side, ast.Call) and call_name(side) == "to" and isinstance(side.func, ast.Attribute):
+            side = side.func.value
+        return isinstance(side, ast.Name) and side.id == name
+
+    for value, factor in ((node.left, node.right), (node.right, node.left)):
+        if itself(value) and name not in depends_on(kernel, factor) | names_in(factor):
+            return True
+    return False
 
 
 @detector("serial-recurrence")

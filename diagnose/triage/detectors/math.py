@@ -111,7 +111,34 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                     ["the table is sorted (bucket boundaries, a CDF, segment offsets)",
                      "profile: compute-bound, time growing with the table length at fixed element count"]))
                 break
+        for call in kernel.calls("sum"):  # the whole table at once: an outer compare, counted
+            cmp = _counted_compare(call)
+            if cmp is not None and _outer(cmp.left, cmp.comparators[0]):
+                matches.append(_match(
+                    module, kernel, call, "linear-table-scan", 0.55,
+                    f"`{kernel.name}` counts, for each element, the table entries below it with an "
+                    f"outer compare (`{ast.unparse(call)[:70]}`): one compare per entry and element, "
+                    "so the kernel's time grows with the table's length; a sorted table gives the "
+                    "same rank in log2(length) halving steps of a binary search.",
+                    ["the table is sorted (bucket boundaries, a CDF, segment offsets)",
+                     "profile: compute-bound, time growing with the table length at fixed element count"]))
+                break
     return matches
+
+
+def _none_axes(node: ast.AST) -> tuple[int, ...] | None:
+    """`t[None, :]` -> (0,), `v[:, None]` -> (1,): where a subscript inserts new axes."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    axes = tuple(i for i, p in enumerate(parts) if isinstance(p, ast.Constant) and p.value is None)
+    return axes if axes and len(parts) >= 2 else None
+
+
+def _outer(left: ast.AST, right: ast.AST) -> bool:
+    """Two operands broadcast against each other along different new axes (every pair compared)."""
+    a, b = _none_axes(left), _none_axes(right)
+    return a is not None and b is not None and set(a).isdisjoint(b)
 
 
 def _indexed_by(kernel, value: ast.AST, loop_vars: set[str]) -> bool:
