@@ -102,6 +102,8 @@ def _launch_option(text: str, name: str, choices: tuple[int, ...], default: int)
             else:
                 end = src.span(launch.call)[1] - 1  # before the closing parenthesis
                 sep = ", " if launch.call.args or launch.call.keywords else ""
+                if text[:end].rstrip().endswith(","):
+                    sep = " "  # a trailing comma already closes the last argument
                 edit = Edit(end, end, f"{sep}{name}={v}")
             out.append(Candidate(apply(text, [edit]), f"{launch.kernel}: {name} {current} -> {v}",
                                  {"kernel": launch.kernel, name: v, "from": current}))
