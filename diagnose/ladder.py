@@ -196,16 +196,19 @@ def _refute_strided(result: TierResult, report: dict) -> None:
     for f in claims:
         where = f.location
         if contiguous_at(rows, where.get("function"), where["line"]):
-            f.confidence = round(f.confidence / 2, 3)
-            f.evidence["refuted_by_trace"] = (
-                f"the CPU trace measured the access at line {where['line']} reading neighbouring "
-                "addresses with neighbouring lanes (more than half of each sector used)")
+            _refute(f, f"the CPU trace measured the access at line {where['line']} reading neighbouring "
+                       "addresses with neighbouring lanes (more than half of each sector used)")
+
+
+def _refute(finding: Finding, why: str) -> None:
+    """A claim the trace measured false stays in the report at half its confidence, marked, and
+    is no longer a hypothesis a higher tier can confirm."""
+    finding.confidence = round(finding.confidence / 2, 3)
+    finding.evidence["refuted_by_trace"] = why
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"
 GRID_FAMILY = "grid-size-cores"
-
-
 UNDERFILL_FAMILY = "split-work-across-programs"
 
 
@@ -242,10 +245,8 @@ def _refute_repeated(result: TierResult, report: dict) -> None:
         weight = sum(b for b, _ in loads)
         shared = sum(b * s for b, s in loads) / weight if weight else None
         if shared is not None and shared < SHARED_BY_NEIGHBOURS:
-            f.confidence = round(f.confidence / 2, 3)
-            f.evidence["refuted_by_trace"] = (
-                f"the CPU trace measured neighbouring programs of {kernel} along grid axis {axis} "
-                f"sharing {shared:.0%} of their loads' traffic")
+            _refute(f, f"the CPU trace measured neighbouring programs of {kernel} along grid axis "
+                       f"{axis} sharing {shared:.0%} of their loads' traffic")
 
 
 def _refute_grid(result: TierResult, report: dict) -> None:
@@ -260,10 +261,8 @@ def _refute_grid(result: TierResult, report: dict) -> None:
         grids = [trace_programs(launch) for launch in report.get("launches") or []
                  if launch.get("kernel") == kernel and launch.get("grid")]
         if grids and max(grids) <= VECTOR_CORES:
-            f.confidence = round(f.confidence / 2, 3)
-            f.evidence["refuted_by_trace"] = (
-                f"the CPU trace ran {kernel} at the diagnosis size with at most {max(grids)} "
-                f"program(s), no more than the {VECTOR_CORES} vector cores")
+            _refute(f, f"the CPU trace ran {kernel} at the diagnosis size with at most {max(grids)} "
+                       f"program(s), no more than the {VECTOR_CORES} vector cores")
 
 
 def _priors(ctx: Context) -> dict[str, FamilyPrior]:

@@ -72,23 +72,26 @@ class Tracer:
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
 
     # ------------------------------------------------------------ where an access comes from
-    def _site(self) -> tuple[str, int, str, tuple]:
-        """The innermost source line of the kernel's files an event comes from, and the lines of
-        those files that called it (a helper called twice is two sites: two passes, not one)."""
+    def _site(self, callers: bool = False) -> tuple[str, int, str, tuple]:
+        """The innermost source line of the kernel's files an event comes from, and (asked for:
+        the stack is then walked to its end) the lines of those files that called it (a helper
+        called twice is two sites: two passes, not one)."""
         frame = sys._getframe(2)
         site = None
-        callers = []
+        above: list[int] = []
         while frame is not None:
             name = frame.f_code.co_filename
             if any(name == root or name.startswith(root) for root in self.roots):
-                if site is None:
-                    site = (name, frame.f_lineno, frame.f_code.co_name)
+                if site is not None:
+                    above.append(frame.f_lineno)
                 else:
-                    callers.append(frame.f_lineno)
+                    site = (name, frame.f_lineno, frame.f_code.co_name)
+                    if not callers:
+                        break
             frame = frame.f_back
         if site is None:
             return "?", 0, "?", ()
-        return (*site, tuple(callers))
+        return (*site, tuple(above))
 
     def dot(self, a: str, b: str, a_shape: list, b_shape: list) -> None:
         if self.program is None:
@@ -127,7 +130,7 @@ class Tracer:
             raise _CutShort()
         import numpy as np
 
-        file, line, function, callers = self._site()
+        file, line, function, callers = self._site(callers=True)
         key = (len(self.launches) - 1, file, line, op)
         rec = self.records.get(key)
         if rec is None:

@@ -8,14 +8,9 @@ import ast
 import math
 
 from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.compute import _program_dependent
 from diagnose.triage.detectors.launch import VECTOR_CORES, _launch_match
-from diagnose.triage.detectors.memory import (
-    _is_range_loop,
-    _match,
-    depends_on,
-    memory_ops,
-    pointer_of,
-)
+from diagnose.triage.detectors.memory import _is_range_loop, _match, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
@@ -43,7 +38,7 @@ _CORE_WORDS = ("core", "num_vectorcore", "num_aicore", "get_device_properties")
 GENERIC_GRID_CONFIDENCE = 0.5
 
 
-def grid_confidence(programs: int) -> float:
+def _grid_confidence(programs: int) -> float:
     """Rises with how many scheduling rounds the grid costs: 0.55 at 2 rounds, 0.85 at >= 64."""
     rounds = programs / VECTOR_CORES
     if rounds <= 2:
@@ -56,15 +51,10 @@ def _strides_over_programs(kernel: JitKernel) -> bool:
     that starts at the program id and steps by anything but 1 (`range(pid, n, NUM_CORES)`)."""
     if kernel.calls("num_programs"):
         return True
-    pids = {name for name, stmts in kernel.assigns.items()
-            if any(isinstance(n, ast.Call) and call_name(n).endswith("program_id")
-                   for st in stmts for n in ast.walk(getattr(st, "value", None) or ast.Pass()))}
     for loop in ast.walk(kernel.node):
         if isinstance(loop, ast.For) and _is_range_loop(loop) and len(loop.iter.args) == 3:
             start, step = loop.iter.args[0], loop.iter.args[2]
-            from_pid = any(isinstance(n, ast.Call) and call_name(n).endswith("program_id")
-                           for n in ast.walk(start)) or bool(depends_on(kernel, start) & pids)
-            if from_pid and not (isinstance(step, ast.Constant) and step.value == 1):
+            if _program_dependent(kernel, start) and not (isinstance(step, ast.Constant) and step.value == 1):
                 return True
     return False
 
@@ -93,7 +83,7 @@ def grid_exceeds_cores(module: KernelModule, backend: str) -> list[Match]:
                 total *= v  # type: ignore[operator]
             if total <= VECTOR_CORES:
                 continue
-            confidence = grid_confidence(total)
+            confidence = _grid_confidence(total)
             size = f"{total} programs"
         else:
             if _strides_over_programs(module.kernels[launch.kernel]):
