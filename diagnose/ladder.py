@@ -34,7 +34,14 @@ from diagnose.ir.tier import (
     SYMPTOM_WEIGHT,
     tier3_result,
 )
-from diagnose.profiling.trace import TraceError, contiguous_at, run_trace, trace_findings, traffic
+from diagnose.profiling.trace import (
+    TraceError,
+    contiguous_at,
+    outer_work_lines,
+    run_trace,
+    trace_findings,
+    traffic,
+)
 from diagnose.profiling.trace import programs as trace_programs
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
@@ -183,6 +190,24 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     _refute_grid(result, report)
     _refute_repeated(result, report)
     _supersede_grid(result, traced)
+    _measure_outer_work(result, report)
+
+
+MEASURED_WORK_CONFIDENCE = 0.8
+
+
+def _measure_outer_work(result: TierResult, report: dict) -> None:
+    """A source idiom at a line where the trace counted the launch's arithmetic: an outer
+    operation doing far more element operations than the launch moves (a table compared whole
+    against every element, a pairwise tile). The trace measured that the line is the cost, so the
+    idiom is raised to MEASURED_WORK_CONFIDENCE (a claim at that line, whatever its family, is a
+    claim about that cost)."""
+    lines = outer_work_lines(report)
+    for f in result.findings:
+        line = (f.location or {}).get("line")
+        if f.kind == "pattern" and line in lines and "refuted_by_trace" not in f.evidence:
+            f.confidence = max(f.confidence, MEASURED_WORK_CONFIDENCE)
+            f.evidence["measured_by_trace"] = lines[line]
 
 
 def _refute_strided(result: TierResult, report: dict) -> None:

@@ -176,8 +176,21 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     for row in rows:
         share = row["sector_bytes"] / total
         where = f"line {row['line']} ({row['op']} in {row['function']})"
-        if (row["op"] in ("load", "store") and row["affine"] and row["unit_axis"] is None
-                and row["efficiency"] <= 0.5 and share >= 0.2 and max(row["shape"] or [1]) > 1):
+        strided = (row["op"] in ("load", "store") and row["affine"] and row["unit_axis"] is None
+                   and row["efficiency"] <= 0.5 and max(row["shape"] or [1]) > 1)
+        if strided and backend == "ascend":
+            # the NPU moves a tile with no unit-stride axis one element per transfer: its
+            # cost is counted in element transfers, against the rest of the traffic's bytes
+            share = _discrete_share(row, rows, total)
+            if share >= 0.2:
+                found.append(_finding(
+                    "cuda-strided-fast-axis", "coalesce-contiguous-axis",
+                    f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
+                    "along its tile's axes (no unit stride): the NPU moves it one element per "
+                    f"transfer, about {share:.0%} of the kernels' time against the rest of the "
+                    "traffic at full bandwidth.", share, row, path,
+                    {"strides": row["strides"], "efficiency": round(row["efficiency"], 3)}, of_time=True))
+        elif strided and share >= 0.2:
             found.append(_finding(
                 "cuda-strided-fast-axis", "coalesce-contiguous-axis",
                 f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
@@ -236,6 +249,8 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _walk_findings(report, rows, total, path)
     found += _growing_walk_findings(report, rows, total, path)
     found += _dropped_step_findings(report, rows, total, path)
+    found += _blind_program_findings(report, rows, total, path)
+    found += _shared_operand_findings(report, rows, total, path)
     if backend == "ascend":
         found += _small_tile_findings(rows, total, path)
     if backend != "cuda":
@@ -257,6 +272,32 @@ def contiguous_at(rows: list[dict], function: str | None, line: int | None) -> b
     if not at:
         return None
     return all(r["efficiency"] > 0.5 for r in at)
+
+
+OUTER_WORK = 32  # outer-operation elements per element a launch moves: the launch is ALU-bound
+
+
+def outer_work_lines(report: dict) -> dict[int, str]:
+    """The source lines where a launch's rank-2 outer operations (a[:, None] op b[None, :], kept
+    in registers) outnumber the lanes of the launch's loads and stores (masked or not: a mask
+    built by an outer compare has a tile's lanes) at least OUTER_WORK times:
+    the launch's time is that arithmetic, not its traffic. Line -> what was measured; the lines
+    that called a helper holding such a line are included (the source names the call)."""
+    moved: dict[int, int] = {}  # lanes, masked or not: a masked-off lane still costs its step
+    for a in report.get("accesses") or []:
+        moved[a["launch"]] = moved.get(a["launch"], 0) + a.get("lanes", 0)
+    lines: dict[int, str] = {}
+    for note in report.get("notes") or []:
+        if note["kind"] != "outer" or note["file"] == "?":
+            continue
+        ratio = note.get("elements", 0) / max(moved.get(note["launch"], 0), 1)
+        if ratio >= OUTER_WORK:
+            what = (f"the CPU trace counted {ratio:,.0f} elements of the outer operation at line "
+                    f"{note['line']} per lane its launch loads or stores: the launch is bound "
+                    "by that arithmetic, not by its traffic")
+            for line in [note["line"], *(note.get("callers") or [])]:
+                lines.setdefault(line, what)
+    return lines
 
 
 def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
@@ -288,6 +329,20 @@ ASCEND_TWINS = {"cuda-strided-fast-axis": "ascend-strided-fast-axis",
                 "cuda-small-grid-underfill": "ascend-small-grid-underfill",
                 "cuda-broadcast-matmul": "ascend-broadcast-matmul",
                 "cuda-global-accumulator": "ascend-global-accumulator"}
+
+
+# An Atlas A2 moving a tile with no unit-stride axis: one scalar-issued transfer per element
+# (about 10 cycles at 1.8 GHz on each of the 48 vector cores), against HBM at about 1.6 TB/s.
+DISCRETE_NS = 5.5
+NPU_BYTES_PER_NS = 1600.0
+
+
+def _discrete_share(row: dict, rows: list[dict], total: float) -> float:
+    """The share of the time a strided Ascend access takes when each of its elements is its own
+    transfer, against the rest of the traffic moving at full bandwidth."""
+    element_ns = row["useful_bytes"] / max(row["elem_bytes"], 1) * DISCRETE_NS / VECTOR_CORES
+    rest_ns = max(total - row["sector_bytes"], 0.0) / NPU_BYTES_PER_NS
+    return element_ns / max(element_ns + rest_ns, 1e-9)
 
 
 def _for_backend(found: list[Finding], backend: str) -> list[Finding]:
@@ -433,8 +488,12 @@ def _read_again(shared: dict, rows: list[dict]) -> bool:
     """Another load line of the same launch starts reading inside the shared load's span (the
     spans are of the kept executions, so the other line may run on past it): the program
     passes over its own slice again (a statistic recomputed from the data it then uses), not a
-    table every program reads once (a matvec's weight)."""
+    table every program reads once (a matvec's weight). A helper holding the load that a second
+    call path runs over a piece of the first path's span counts the same way."""
     span = _span(shared)
+    own = [s for _, s in _sites(shared) if s is not None]
+    if len(own) >= 2 and any(a != b and a[0] <= b[0] <= a[1] for a in own for b in own):
+        return True  # a helper holding the load, called again for a piece of the same span
     return span is not None and any(
         o is not shared and o["op"] == "load" and o["launch"] == shared["launch"]
         and o["line"] != shared["line"] and (s := _span(o)) is not None
@@ -578,7 +637,9 @@ def _dot_findings(report: dict, rows: list[dict], path: str) -> list[Finding]:
 
 def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
     """Traffic whose lanes are mostly masked off: whole tiles that do nothing (a loop that runs
-    past the region that matters) or a block far larger than the data it covers."""
+    past the region that matters) or a block far larger than the data it covers. Lanes masked
+    off in a scattered pattern in most steps that move any are chosen by data (a load only some
+    streams need): not a block size."""
     found = []
     for r in rows:
         share = r["sector_bytes"] / total
@@ -586,6 +647,8 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
             continue
         execs = sum(r["execs"])
         idle = sum(r.get("idle_execs") or [0])
+        if 2 * sum(r.get("scattered_execs") or [0]) >= execs - idle > 0:
+            continue  # lanes chosen by the data the kernel reads: no block size or skip helps
         if execs > 1 and idle * 4 >= execs:
             found.append(_finding(
                 "common-causal-full-scan", "skip-masked-tiles",
@@ -702,6 +765,79 @@ def _growing_walk_findings(report: dict, rows: list[dict], total: float, path: s
     return found
 
 
+FEW_DOT_ROWS = 32  # a tl.dot of at most this many rows per program: a decode-style row block
+SHARED_TILES = 0.9  # of a loop's tile bytes the neighbouring program along an axis loads too
+PADDED = 0.5  # of its lanes active at most: a tile of rows that is mostly padding
+
+
+def _shared_operand_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """A tl.dot launch whose programs each load their own few rows once, padded to the tile, and
+    then stream operand tiles that the neighbouring program along a grid axis streams too (a
+    decode-style attention or per-token product: each token's program reads the whole shared K/V
+    or weight for a handful of rows). Stacking the rows of those programs into one tile reads the
+    shared tiles once per tile of rows and fills the MMA's rows. Weighed by the shared loads'
+    traffic."""
+    found = []
+    for dot in report.get("dots") or []:
+        launch = dot["launch"]
+        if (dot.get("a_shape") or [0])[0] > FEW_DOT_ROWS:
+            continue
+        loads = [r for r in rows if r["launch"] == launch and r["op"] == "load" and max(r["shape"] or [1]) > 1]
+        shared = [r for r in loads if min(r["execs"] or [0]) >= 2
+                  and max((r.get("overlap_next") or {}).values(), default=0.0) >= SHARED_TILES]
+        # the program's own rows, loaded once and mostly padding (a token's few heads masked
+        # up to the MMA's rows); a block of full rows is a block size, not rows to stack
+        own = [r for r in loads if max(r["execs"] or [0]) == 1 and r["active"] <= PADDED * r["lanes"]
+               and max((r.get("overlap_next") or {}).values(), default=0.0) < SHARED_TILES]
+        share = sum(r["sector_bytes"] for r in shared) / total
+        if not shared or not own or share < 0.5 or any(f.evidence["facts"].get("launch") == launch
+                                                       for f in found):
+            continue
+        shared.sort(key=lambda r: -r["sector_bytes"])
+        axis = max(shared[0]["overlap_next"], key=shared[0]["overlap_next"].get)
+        found.append(_finding(
+            "cuda-matvec-per-row", "tile-rows-into-dot",
+            f"Traced on the CPU, each program of {shared[0]['kernel']} loads its own rows once (line "
+            f"{own[0]['line']}) and multiplies {dot['a_shape'][0]}-row tiles against the tiles at "
+            f"line {shared[0]['line']}, which the next program along grid axis {axis} loads too: "
+            f"{share:.0%} of the traffic re-reads shared tiles for a few rows each.",
+            share, shared[0], path, {"launch": launch, "axis": axis, "rows": dot["a_shape"][0]}))
+    return found
+
+
+BLIND_PROGRAMS = 0.5  # of the sampled programs: storing tiles computed from no loaded lane
+
+
+def _blind_program_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Programs that store a tile although every tile load they made was masked off: their
+    output is a constant the program computed the whole path to reach (a region outside a box,
+    a tile past a band), where a test on the tile's bounds could store it directly. Weighed by
+    the share of the sampled programs that did so times the launch's share of the traffic (their
+    cost is the arithmetic and the masked instructions, not bytes)."""
+    found = []
+    for launch in sorted({r["launch"] for r in rows}):
+        mine = [r for r in rows if r["launch"] == launch and max(r["shape"] or [1]) > 1]
+        loads = [r for r in mine if r["op"] == "load"]
+        stores = [r for r in mine if r["op"] == "store"]
+        programs = {len(r["execs"]) for r in mine}
+        if not loads or not stores or len(programs) != 1 or (n := programs.pop()) < 3:
+            continue
+        blind = sum(1 for p in range(n)
+                    if all(r["idle_execs"][p] == r["execs"][p] for r in loads)
+                    and any(r["idle_execs"][p] < r["execs"][p] for r in stores))
+        launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == launch) / total
+        if blind < BLIND_PROGRAMS * n or blind / n * launch_share < MIN_DROPPED_SHARE:
+            continue
+        lines = ", ".join(str(r["line"]) for r in loads[:4])
+        found.append(_finding(
+            "common-causal-full-scan", "skip-masked-tiles",
+            f"Traced on the CPU, {blind} of the {n} sampled programs of {loads[0]['kernel']} store "
+            f"a tile although every lane of their loads (lines {lines}) is masked off: the tile is "
+            "a constant computed the long way, where a test on its bounds could store it directly.",
+            blind / n * launch_share, stores[0], path, {"blind_programs": blind, "programs": n}))
+    return found
+
+
 DROPPED_STEPS = 0.5  # a select keeping no lane on at least this share of its loop's steps
 MIN_SELECT_STEPS = 4  # per sampled program: fewer executions are no loop to skip steps of
 MIN_DROPPED_SHARE = 0.3  # dropped share of the steps times the launch's share of the traffic
@@ -747,7 +883,10 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
         where = {"function": notes[0]["function"], "line": line}
         if kind == "broadcast" and not _has_dot(report, launch):  # a dot kernel's rank-3 index math
             ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
-            if len({o for o in ones if o}) >= 2:
+            # a product needs three axes longer than one (rows, columns, the summed axis): a
+            # rank-3 shape with an axis of 1 is an outer product or a rank-2 op with a spare axis
+            full = all(d > 1 for n in notes for d in _shape(n["detail"], target=True))
+            if len({o for o in ones if o}) >= 2 and full:
                 found.append(_finding(
                     "cuda-broadcast-matmul", "use-dot-for-broadcast-sum",
                     f"Traced on the CPU, line {line} broadcasts two operands to one rank-3 shape "
@@ -782,10 +921,10 @@ def _widened_share(report: dict, launch: int, notes: list[dict]) -> float:
     return round(min(FP64_SHARE, widened / loaded), 3)
 
 
-def _shape(detail: str) -> list[int]:
-    """The source shape of a 'SRC->DST' broadcast note."""
+def _shape(detail: str, target: bool = False) -> list[int]:
+    """The source shape (or the target's) of a 'SRC->DST' broadcast note."""
     try:
-        return json.loads(detail.split("->")[0])
+        return json.loads(detail.split("->")[1 if target else 0])
     except (ValueError, IndexError):
         return []
 

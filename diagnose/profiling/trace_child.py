@@ -30,8 +30,10 @@ from pathlib import Path
 #                        are the values read, one per address in lane order, non-decreasing, and
 #                        how long their runs; a scalar read per program: the same over programs)}],
 #  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
-#  "notes": [{"launch", "file", "line", "kind": broadcast | widen-fp64 | int64-offset, "detail",
-#             "function", "count", "elements" (widen-fp64: values widened, over the sampled programs)}],
+#  "notes": [{"launch", "file", "line", "kind": broadcast | outer | widen-fp64 | int64-offset, "detail",
+#             "function", "count", "elements" (widen-fp64: values widened; outer: elements of the
+#             rank-2 result of an outer operation's operand, over the sampled programs),
+#             "callers" (outer: the kernel-file lines that called the helper holding `line`)}],
 #  "selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, dropped]}}]
 #              (tl.where filling a 2-D tile with one value where its condition fails: how often
 #               it ran, and how often the condition kept no lane),
@@ -57,6 +59,19 @@ def _load_module(path: Path, name: str):
     return module
 
 
+OUTER_ELEMENTS = 1024  # a smaller outer operation (a row of a tile) is index math
+
+
+def _scattered(on) -> bool:
+    """Whether a partly active mask is scattered: some row along its last axis switches between
+    active and masked more than twice. A mask from index bounds (a tail, a causal edge, a range)
+    leaves each row one run of active lanes; a mask computed from loaded data does not."""
+    import numpy as np
+
+    rows = on.reshape(-1, on.shape[-1]) if on.ndim else on.reshape(1, -1)
+    return bool((np.count_nonzero(np.diff(rows.astype(np.int8), axis=1), axis=1) > 2).any())
+
+
 class Tracer:
     """Collects the accesses of the sampled programs of every launch."""
 
@@ -72,10 +87,10 @@ class Tracer:
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
 
     # ------------------------------------------------------------ where an access comes from
-    def _site(self, callers: bool = False) -> tuple[str, int, str, tuple]:
+    def _site(self, callers: bool = False, stop_at: str | None = None) -> tuple[str, int, str, tuple]:
         """The innermost source line of the kernel's files an event comes from, and (asked for:
-        the stack is then walked to its end) the lines of those files that called it (a helper
-        called twice is two sites: two passes, not one)."""
+        the stack is then walked to its end, or to the function named `stop_at`) the lines of
+        those files that called it (a helper called twice is two sites: two passes, not one)."""
         frame = sys._getframe(2)
         site = None
         above: list[int] = []
@@ -84,6 +99,8 @@ class Tracer:
             if any(name == root or name.startswith(root) for root in self.roots):
                 if site is not None:
                     above.append(frame.f_lineno)
+                    if frame.f_code.co_name == stop_at:
+                        break
                 else:
                     site = (name, frame.f_lineno, frame.f_code.co_name)
                     if not callers:
@@ -115,13 +132,17 @@ class Tracer:
         steps[0] += 1
         steps[1] += 0 if kept_any else 1
 
-    def note(self, kind: str, detail: str, elements: int = 0) -> None:
-        """Count an interpreter event of `kind` at its source line, and the elements it touched."""
-        file, line, function, _callers = self._site()
+    def note(self, kind: str, detail: str, elements: int = 0, callers: bool = False) -> None:
+        """Count an interpreter event of `kind` at its source line, and the elements it touched
+        (asked for: and the kernel-file lines that called the helper holding that line)."""
+        kernel = self.launches[-1]["kernel"] if self.launches else None
+        file, line, function, above = self._site(callers=callers, stop_at=kernel)
         key = (len(self.launches) - 1, file, line, kind, detail)
         rec = self.notes.setdefault(key, {"function": function, "count": 0, "elements": 0})
         rec["count"] += 1
         rec["elements"] += elements
+        if callers:
+            rec["callers"] = sorted(set(rec.get("callers", [])) | set(above))
 
     def access(self, op: str, ptrs, mask, elem_bytes: int) -> None:
         if self.program is None:
@@ -146,6 +167,8 @@ class Tracer:
         active = int(on.sum())
         prog["active"] += active
         prog["idle_execs"] = prog.get("idle_execs", 0) + (active == 0)
+        if 0 < active < on.size and _scattered(on):
+            prog["scattered_execs"] = prog.get("scattered_execs", 0) + 1
         if len(prog["kept"]) < MAX_KEPT_EXECS:
             prog["kept"].append((addr.copy(), on.copy()))
         # per call path (a helper called from two lines is two passes through one line): the
@@ -247,6 +270,11 @@ def _install(tracer: Tracer) -> None:
         src = list(np.shape(arg.data))
         if len(shape) >= 3 and tracer.program is not None:
             tracer.note("broadcast", f"{src}->{list(shape)}")
+        elif len(shape) == 2 and len(src) == 2 and 1 in src and tracer.program is not None \
+                and shape[0] * shape[1] >= OUTER_ELEMENTS:
+            # one operand of an outer operation (a[:, None] op b[None, :]): its element count
+            # is work done in registers that no memory access shows
+            tracer.note("outer", "", int(shape[0] * shape[1]), callers=True)
         return broadcast(self, arg, shape)
 
     def cast_impl(self, src, dst_type):
@@ -492,6 +520,8 @@ def summarise(tracer: Tracer) -> list[dict]:
             "overlap_next": overlap,
             "spans": spans,  # per sampled program: lowest and highest active address
             "idle_execs": [p.get("idle_execs", 0) for p in progs.values()],
+            # executions whose active lanes are scattered, not runs (a mask computed from data)
+            "scattered_execs": [p.get("scattered_execs", 0) for p in progs.values()],
             "keys": _key_order(progs),
             "step": step,  # [start-to-start distance, width] in bytes of consecutive executions
         })

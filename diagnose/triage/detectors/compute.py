@@ -576,9 +576,15 @@ def _loop_invariance(loop: ast.For):
 
 
 def _scaled_dot_factors(stmt: ast.stmt, dot: ast.Call) -> list[ast.expr]:
-    """`acc += tl.dot(a, b) * s * t` (or `acc = acc + ...`): the factors multiplied into the dot."""
+    """`acc += tl.dot(a, b) * s * t` (or `acc = acc + ...`): the factors multiplied into the dot.
+    A scaled dot assigned without accumulating (`qk = tl.dot(q, k) * scale`, a new score tile
+    each step) has no accumulator to scale once after the loop: no factors."""
     value = stmt.value if isinstance(stmt, ast.AugAssign | ast.Assign) else None
-    if isinstance(stmt, ast.Assign) and isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+    if isinstance(stmt, ast.Assign):
+        targets = {ast.unparse(t) for t in stmt.targets}
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)
+                and {ast.unparse(value.left), ast.unparse(value.right)} & targets):
+            return []
         value = value.right if any(n is dot for n in ast.walk(value.right)) else value.left
     factors: list[ast.expr] = []
 

@@ -1,0 +1,56 @@
+"""torch-harmonics RealSHT forward, Legendre stage: for every order m, out_m[c, l] = x_m[c, k] @ W_m[l, k]^T,
+run as a batched GEMM over m with channel x degree output tiles."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _load_spectrum(x_ptr, chan, lat, m, n_chan, nlat, stride_c, stride_k, stride_m):
+    offs = x_ptr + chan[:, None] * stride_c + lat[None, :] * stride_k + m * stride_m
+    ok = (chan[:, None] < n_chan) & (lat[None, :] < nlat)
+    re = tl.load(offs, mask=ok, other=0.0)
+    im = tl.load(offs + 1, mask=ok, other=0.0)
+    return re, im
+
+
+@triton.jit
+def sht_legendre_fwd_kernel(x_ptr, w_ptr, out_ptr, n_chan, nlat, lmax,
+                            stride_xc, stride_xk, stride_xm, stride_wm, stride_wl,
+                            stride_oc, stride_ol, stride_om,
+                            BLOCK_C: tl.constexpr, BLOCK_L: tl.constexpr, BLOCK_K: tl.constexpr):
+    m = tl.program_id(0)
+    chan = tl.program_id(2) * BLOCK_C + tl.arange(0, BLOCK_C)
+    deg = tl.program_id(1) * BLOCK_L + tl.arange(0, BLOCK_L)
+    w_base = w_ptr + m * stride_wm
+    acc_re = tl.zeros([BLOCK_C, BLOCK_L], dtype=tl.float32)
+    acc_im = tl.zeros([BLOCK_C, BLOCK_L], dtype=tl.float32)
+    for k0 in range(0, nlat, BLOCK_K):
+        lat = k0 + tl.arange(0, BLOCK_K)
+        x_re, x_im = _load_spectrum(x_ptr, chan, lat, m, n_chan, nlat, stride_xc, stride_xk, stride_xm)
+        w_t = tl.load(w_base + deg[None, :] * stride_wl + lat[:, None],
+                      mask=(lat[:, None] < nlat) & (deg[None, :] < lmax), other=0.0)
+        acc_re = tl.dot(x_re, w_t, acc_re)
+        acc_im = tl.dot(x_im, w_t, acc_im)
+    o = out_ptr + chan[:, None] * stride_oc + deg[None, :] * stride_ol + m * stride_om
+    ok = (chan[:, None] < n_chan) & (deg[None, :] < lmax)
+    tl.store(o, acc_re, mask=ok)
+    tl.store(o + 1, acc_im, mask=ok)
+
+
+def run(x: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    B, C, nlat, nfreq, _ = x.shape
+    mmax, lmax, _ = weights.shape
+    out = torch.empty((B, C, lmax, mmax, 2), dtype=x.dtype, device=x.device)
+    xs = x.view(B * C, nlat, nfreq, 2)
+    os_ = out.view(B * C, lmax, mmax, 2)
+    n_chan = B * C
+    BLOCK_C = max(16, min(64, triton.next_power_of_2(n_chan)))
+    BLOCK_L = max(16, min(64, triton.next_power_of_2(lmax)))
+    BLOCK_K = 32
+    grid = (mmax, triton.cdiv(lmax, BLOCK_L), triton.cdiv(n_chan, BLOCK_C))
+    sht_legendre_fwd_kernel[grid](xs, weights, os_, n_chan, nlat, lmax,
+                                  xs.stride(0), xs.stride(1), xs.stride(2), weights.stride(0), weights.stride(1),
+                                  os_.stride(0), os_.stride(1), os_.stride(2),
+                                  BLOCK_C=BLOCK_C, BLOCK_L=BLOCK_L, BLOCK_K=BLOCK_K, num_warps=4)
+    return out
