@@ -35,10 +35,12 @@ from diagnose.ir.tier import (
     tier3_result,
 )
 from diagnose.profiling.trace import (
+    SHARE_CONFIDENCE,
     TraceError,
     contiguous_at,
     outer_work_lines,
     run_trace,
+    serial_walk_lines,
     trace_findings,
     traffic,
 )
@@ -177,37 +179,58 @@ def _add_trace(ctx: Context, result: TierResult) -> None:
         return
     ctx.trace = report
     found = trace_findings(report, t.launch_file, ctx.backend)
-    _weigh_against_trace(result, report, found)
+    _weigh_against_trace(result, report, found, ctx.backend)
     result.findings += found
     if found:
         result.reason += f" The CPU trace adds {len(found)} finding(s) about traffic."
 
 
-def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]) -> None:
+def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding],
+                         backend: str = "cuda") -> None:
     """The source's hypotheses the trace measured false, or measured itself (again after a
     re-read of the source with captured launch values)."""
     _refute_strided(result, report)
     _refute_grid(result, report)
     _refute_repeated(result, report)
     _supersede_grid(result, traced)
-    _measure_outer_work(result, report)
+    _measure_work(result, report, traced, backend)
 
 
 MEASURED_WORK_CONFIDENCE = 0.8
+MEASURED_SPAN = 8  # lines: a claim about a longer statement (a kernel's whole loop) is not raised
 
 
-def _measure_outer_work(result: TierResult, report: dict) -> None:
-    """A source idiom at a line where the trace counted the launch's arithmetic: an outer
-    operation doing far more element operations than the launch moves (a table compared whole
-    against every element, a pairwise tile). The trace measured that the line is the cost, so the
-    idiom is raised to MEASURED_WORK_CONFIDENCE (a claim at that line, whatever its family, is a
-    claim about that cost)."""
-    lines = outer_work_lines(report)
+def _measure_work(result: TierResult, report: dict, traced: list[Finding], backend: str) -> None:
+    """A source idiom at a line where the trace counted the launch's cost in something other than
+    bytes: an outer operation doing far more element operations than the launch moves (a table
+    compared whole against every element, a pairwise tile), or a walk of one-element loads whose
+    dependent steps outlast the launch's traffic (a prefix sum searched element by element). The
+    trace measured that the line is the cost, so the idiom is raised to MEASURED_WORK_CONFIDENCE
+    (a claim at that line, whatever its family, is a claim about that cost). The trace's
+    findings weighed by bytes are then worth the traffic's part of the time only."""
+    walks = serial_walk_lines(report, backend)
+    lines = {**{line: what for line, (what, _) in walks.items()}, **outer_work_lines(report)}
+    # a walk measured to take nearly all the time raises its claim up to 0.1 further
+    raised = {line: MEASURED_WORK_CONFIDENCE + 0.1 * max(0.0, 1 - 2 * fraction)
+              for line, (_, fraction) in walks.items()}
+    if walks:  # the trace's shares of bytes are shares of the traffic's part of the time only
+        part = min(fraction for _, fraction in walks.values())
+        for f in traced:  # (a finding at a walk's own line measures the walk: kept)
+            if not f.evidence.get("of_time") and "walk_scaled" not in f.evidence \
+                    and (f.location or {}).get("line") not in walks:
+                share = f.evidence.get("share", 0.0)
+                f.evidence["share"] = round(share * part, 3)
+                f.confidence = round(f.confidence - SHARE_CONFIDENCE * min(share, 1.0) * (1 - part), 3)
+                f.evidence["walk_scaled"] = round(part, 3)
     for f in result.findings:
-        line = (f.location or {}).get("line")
-        if f.kind == "pattern" and line in lines and "refuted_by_trace" not in f.evidence:
-            f.confidence = max(f.confidence, MEASURED_WORK_CONFIDENCE)
-            f.evidence["measured_by_trace"] = lines[line]
+        where = f.location or {}
+        line = where.get("line")
+        # a claim at the line, or about a short loop holding it (a while loop of four lines)
+        held = [x for x in lines if line is not None and line <= x <= (where.get("end_line") or line)
+                and (where.get("end_line") or line) - line <= MEASURED_SPAN]
+        if f.kind == "pattern" and held and "refuted_by_trace" not in f.evidence:
+            f.confidence = round(max(f.confidence, raised.get(held[0], MEASURED_WORK_CONFIDENCE)), 3)
+            f.evidence["measured_by_trace"] = lines[held[0]]
 
 
 def _refute_strided(result: TierResult, report: dict) -> None:
@@ -464,7 +487,7 @@ def _reread_source(ctx: Context) -> None:
     if before == after:
         return
     if ctx.trace is not None:
-        _weigh_against_trace(again, ctx.trace, traced)
+        _weigh_against_trace(again, ctx.trace, traced, ctx.backend)
     again.findings += traced
     new = [card for card, message in after - before]
     gone = [card for card, message in before - after if card not in new]
@@ -619,6 +642,9 @@ KINDRED_FAMILIES = (
     # too few threads in flight: the trace counts the programs; whether to add programs or
     # warps to each (a serial loop over a whole resident tile cannot be split) is the idiom's
     frozenset({"split-work-across-programs", "num-warps-tuning"}),
+    # an access with no unit-stride axis: the trace measures the stride, the source says whether
+    # to walk another axis or to load the contiguous block and rearrange it on chip
+    frozenset({"coalesce-contiguous-axis", "load-contiguous-transpose-on-chip"}),
 )
 
 

@@ -361,6 +361,105 @@ def test_on_ascend_a_strided_tile_is_weighed_by_its_element_transfers(tasks):
     cuda = {f.rewrite_family: f for f in trace_findings(report, folder / "columns.py", "cuda")}
     npu = {f.rewrite_family: f for f in trace_findings(report, folder / "columns.py", "ascend")}
     strided = npu["coalesce-contiguous-axis"]
-    assert strided.card_id == "ascend-strided-fast-axis" and strided.evidence.get("of_time")
+    assert strided.card_id == "ascend-strided-fast-axis" and strided.evidence["facts"]["weighed"] == "time"
     assert "one element per transfer" in strided.message
     assert strided.evidence["share"] > cuda["coalesce-contiguous-axis"].evidence["share"]
+
+
+def test_a_dot_upcast_to_a_dtype_named_by_a_constexpr_is_an_fp32_dot():
+    """`.to(COMPUTE)` inside a helper, COMPUTE passed by the kernel, launched with a module
+    constant that is tl.float32: the operands are widened before the dot. Launched with
+    tl.bfloat16 they are not."""
+    from diagnose.triage import triage
+
+    src = '''
+import triton
+import triton.language as tl
+
+COMPUTE_DTYPE = {dtype}
+
+
+@triton.jit
+def _step(acc, a, b, COMPUTE: tl.constexpr):
+    return tl.dot(a.to(COMPUTE), b.to(COMPUTE), acc)
+
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, K, BLOCK: tl.constexpr, COMPUTE: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK, BLOCK], tl.float32)
+    for k in range(0, K, BLOCK):
+        a = tl.load(a_ptr + offs[:, None] * K + k + offs[None, :])
+        b = tl.load(b_ptr + (k + offs)[:, None] * BLOCK + offs[None, :])
+        acc = _step(acc, a, b, COMPUTE)
+    tl.store(c_ptr + offs[:, None] * BLOCK + offs[None, :], acc)
+
+
+def run(a, b, c):
+    mm[(1,)](a, b, c, a.shape[1], BLOCK=64, COMPUTE=COMPUTE_DTYPE)
+'''
+    for backend in ("cuda", "ascend"):
+        wide = triage(src.replace("{dtype}", "tl.float32"), "k.py", backend)
+        assert "lower-precision-dot" in {f.rewrite_family for f in wide.findings}, backend
+        narrow = triage(src.replace("{dtype}", "tl.bfloat16"), "k.py", backend)
+        assert "lower-precision-dot" not in {f.rewrite_family for f in narrow.findings}, backend
+
+
+SAMPLE_TASK = '''
+import torch
+
+META = {"sizes": {"small": {"R": 4, "V": 4096}, "large": {"R": 4, "V": 4096}}, "dtypes": ["float32"]}
+
+
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    s = META["sizes"][size]
+    g = torch.Generator().manual_seed(seed)
+    probs = torch.rand(s["R"], s["V"], generator=g)
+    return (probs / probs.sum(1, keepdim=True)).to(device), torch.rand(s["R"], generator=g).to(device)
+
+
+def reference(probs, u):
+    return None
+'''
+
+# Inverse-CDF sampling: the row's position where the running mass passes u, found by adding one
+# probability per step in a while loop (a prefix sum searched element by element).
+SAMPLE = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def sample(p_ptr, u_ptr, out_ptr, V, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    target = tl.load(u_ptr + row) * tl.sum(tl.load(p_ptr + row * V + tl.arange(0, BLOCK)), axis=0)
+    i = 0
+    running = 0.0
+    while (i < V) & (running < target):
+        running += tl.load(p_ptr + row * V + i)
+        i += 1
+    tl.store(out_ptr + row, i - 1)
+
+
+def run(probs, u):
+    out = torch.empty(probs.shape[0], dtype=torch.int32, device=probs.device)
+    sample[(probs.shape[0],)](probs, u, out, probs.shape[1], BLOCK=probs.shape[1])
+    return out
+'''
+
+
+def test_a_prefix_sum_searched_element_by_element_is_a_scan_the_trace_measures_in_latency(tasks):
+    """The while loop adds one loaded probability per step until it passes the target: the
+    source names a scan; the trace counts about 2,000 dependent one-element loads a program,
+    far longer than the row's bytes take, and raises the claim above 0.8."""
+    folder = tasks["scan"].parent / "trace19-sample"
+    folder.mkdir(exist_ok=True)
+    (folder / "task.py").write_text(textwrap.dedent(SAMPLE_TASK))
+    (folder / "sample.py").write_text(textwrap.dedent(SAMPLE))
+    ctx = make_context(resolve_target(str(folder), str(folder / "sample.py")), "cuda",
+                       Options(max_tier=1, size="small", trace=True))
+    scan = [f for f in tier1(ctx).findings if f.kind == "pattern" and f.rewrite_family == "use-associative-scan"]
+    assert scan and "prefix sum one element per step" in scan[0].message
+    assert scan[0].confidence > MEASURED_WORK_CONFIDENCE
+    assert "one-element loads a program" in scan[0].evidence["measured_by_trace"]

@@ -178,19 +178,8 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
         where = f"line {row['line']} ({row['op']} in {row['function']})"
         strided = (row["op"] in ("load", "store") and row["affine"] and row["unit_axis"] is None
                    and row["efficiency"] <= 0.5 and max(row["shape"] or [1]) > 1)
-        if strided and backend == "ascend":
-            # the NPU moves a tile with no unit-stride axis one element per transfer: its
-            # cost is counted in element transfers, against the rest of the traffic's bytes
-            share = _discrete_share(row, rows, total)
-            if share >= 0.2:
-                found.append(_finding(
-                    "cuda-strided-fast-axis", "coalesce-contiguous-axis",
-                    f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
-                    "along its tile's axes (no unit stride): the NPU moves it one element per "
-                    f"transfer, about {share:.0%} of the kernels' time against the rest of the "
-                    "traffic at full bandwidth.", share, row, path,
-                    {"strides": row["strides"], "efficiency": round(row["efficiency"], 3)}, of_time=True))
-        elif strided and share >= 0.2:
+        # on Ascend weighed apart, all of them together, in element transfers (_discrete_findings)
+        if strided and backend != "ascend" and share >= 0.2:
             found.append(_finding(
                 "cuda-strided-fast-axis", "coalesce-contiguous-axis",
                 f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
@@ -253,6 +242,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _shared_operand_findings(report, rows, total, path)
     if backend == "ascend":
         found += _small_tile_findings(rows, total, path)
+        found += _discrete_findings(rows, total, path)
     if backend != "cuda":
         found = _for_backend(found, backend)
     best: dict[str, Finding] = {}
@@ -300,6 +290,34 @@ def outer_work_lines(report: dict) -> dict[int, str]:
     return lines
 
 
+SERIAL_WALK = 256  # one-element loads a program makes in turn, at least: a serial walk
+STEP_NS = 500.0  # a dependent one-element global load: the latency each step of a walk waits
+CONCURRENT = {"cuda": SM_COUNT * 8, "ascend": VECTOR_CORES}  # programs whose walks overlap
+
+
+def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[str, float]]:
+    """The source lines of one-element loads a program makes one after another, hundreds of times,
+    whose latency (STEP_NS a step, programs overlapping up to CONCURRENT) outweighs the launch's
+    traffic at full bandwidth: the launch's time is the walk's dependent steps, not its bytes.
+    Line -> (what was measured, the traffic's share of the time: what a share of bytes is worth)."""
+    rows = traffic(report)
+    lines: dict[int, tuple[str, float]] = {}
+    for r in rows:
+        execs = r["execs"] or [0]
+        steps = sum(execs) / len(execs)
+        if r["op"] != "load" or r["lanes"] > sum(execs) or steps < SERIAL_WALK or r["file"] == "?":
+            continue
+        walk_ns = steps * STEP_NS * max(1.0, r["programs"] / CONCURRENT.get(backend, CONCURRENT["cuda"]))
+        bytes_ns = sum(x["sector_bytes"] for x in rows if x["launch"] == r["launch"]) / (BANDWIDTH / 1e9)
+        if walk_ns >= bytes_ns:
+            lines.setdefault(r["line"], (
+                f"the CPU trace counted about {steps:,.0f} one-element loads a program at line "
+                f"{r['line']}, each waiting on the last: about {walk_ns / 1e3:,.0f} us of latency "
+                f"against {bytes_ns / 1e3:,.0f} us for the launch's traffic at full bandwidth",
+                bytes_ns / (bytes_ns + walk_ns)))
+    return lines
+
+
 def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
     """The integer load of `launch` that reads sorted keys with runs (every checked execution
     non-decreasing, at least two addresses per distinct key on average), if there is one."""
@@ -337,12 +355,32 @@ DISCRETE_NS = 5.5
 NPU_BYTES_PER_NS = 1600.0
 
 
-def _discrete_share(row: dict, rows: list[dict], total: float) -> float:
-    """The share of the time a strided Ascend access takes when each of its elements is its own
-    transfer, against the rest of the traffic moving at full bandwidth."""
-    element_ns = row["useful_bytes"] / max(row["elem_bytes"], 1) * DISCRETE_NS / VECTOR_CORES
-    rest_ns = max(total - row["sector_bytes"], 0.0) / NPU_BYTES_PER_NS
-    return element_ns / max(element_ns + rest_ns, 1e-9)
+def _discrete_findings(rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Ascend: tiles with no unit-stride axis move one element per transfer. Their element
+    transfers, all of them together, are weighed in time against the rest of the traffic moving
+    at full bandwidth (one finding, at the costliest such access)."""
+    strided = [r for r in rows if r["op"] in ("load", "store") and r["affine"] and r["unit_axis"] is None
+               and r["efficiency"] <= 0.5 and max(r["shape"] or [1]) > 1]
+    if not strided:
+        return []
+
+    def element_ns(r: dict) -> float:
+        return r["useful_bytes"] / max(r["elem_bytes"], 1) * DISCRETE_NS / VECTOR_CORES
+    spent = sum(element_ns(r) for r in strided)
+    rest_ns = max(total - sum(r["sector_bytes"] for r in strided), 0.0) / NPU_BYTES_PER_NS
+    share = spent / max(spent + rest_ns, 1e-9)
+    if share < 0.2:
+        return []
+    row = max(strided, key=element_ns)
+    others = f" and {len(strided) - 1} more such access(es)" if len(strided) > 1 else ""
+    return [_finding(
+        "cuda-strided-fast-axis", "coalesce-contiguous-axis",
+        f"Traced on the CPU, the {row['op']} at line {row['line']} ({row['op']} in {row['function']}) "
+        f"steps {row['strides']} elements along its tile's axes (no unit stride){others}: the NPU "
+        f"moves them one element per transfer, about {share:.0%} of the kernels' time against the "
+        "rest of the traffic at full bandwidth.", share, row, path,
+        {"strides": row["strides"], "efficiency": round(row["efficiency"], 3), "weighed": "time",
+         "accesses": len(strided)})]
 
 
 def _for_backend(found: list[Finding], backend: str) -> list[Finding]:

@@ -26,11 +26,12 @@ from diagnose.triage.detectors.model import (
     call_name,
     is_tile,
     kwarg,
+    module_value,
     names_in,
 )
 
 
-def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
+def _upcast_operands(kernel, dot: ast.Call, depth: int = 3, module: KernelModule | None = None) -> list[str]:
     """Dot operands bound (through up to `depth` local assignments) to a value converted
     with .to(tl.float32): the fp16/bf16 tile is widened before the MMA."""
     found = []
@@ -39,7 +40,7 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
         while todo and seen < depth * 4:
             node = todo.pop()
             seen += 1
-            if isinstance(node, ast.Call) and _converts_to(node, "float32"):
+            if isinstance(node, ast.Call) and _converts_to(node, "float32", module, kernel):
                 found.append(ast.unparse(arg))
                 break
             if isinstance(node, ast.Name):
@@ -51,8 +52,11 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3) -> list[str]:
     return found
 
 
-def _converts_to(node: ast.Call, dtype: str) -> bool:
-    """`x.to(tl.<dtype>)`, `x.to(dtype=tl.<dtype>)` or `tl.cast(x, tl.<dtype>)`."""
+def _converts_to(node: ast.Call, dtype: str, module: KernelModule | None = None,
+                 kernel: JitKernel | None = None) -> bool:
+    """`x.to(tl.<dtype>)`, `x.to(dtype=tl.<dtype>)` or `tl.cast(x, tl.<dtype>)`; given the module
+    and the kernel, also a dtype named by a constexpr parameter (`x.to(COMPUTE)`) that every call
+    and launch reaching the kernel binds to that dtype, directly or through a module constant."""
     name = call_name(node)
     if name == "to":
         target = node.args[0] if node.args else kwarg(node, "dtype")
@@ -60,7 +64,47 @@ def _converts_to(node: ast.Call, dtype: str) -> bool:
         target = node.args[1] if len(node.args) > 1 else kwarg(node, "dtype")
     else:
         return False
-    return target is not None and dtype in ast.unparse(target)
+    if target is None:
+        return False
+    if module is not None and kernel is not None and isinstance(target, ast.Name):
+        bound = _bound_dtypes(module, kernel, target.id)
+        return bool(bound) and all(dtype in b for b in bound)
+    return dtype in ast.unparse(target)
+
+
+def _bound_dtypes(module: KernelModule, kernel: JitKernel, name: str, depth: int = 3) -> list[str]:
+    """The texts a name in `kernel` stands for: a module constant's value, or, for a constexpr
+    parameter, what each launch of the kernel and each call of it from another kernel passes
+    (followed up to `depth` calls). [] when some binding is unknown."""
+    value = module_value(module.tree, name)
+    param = kernel.param(name)
+    if param is None:
+        return [ast.unparse(value)] if value is not None and name not in kernel.assigns else []
+    if depth == 0:
+        return []
+    index = [p.name for p in kernel.params].index(name)
+    found: list[str] = []
+    for launch in module.launches:
+        if launch.kernel == kernel.name:
+            arg = launch.args.get(name)
+            if arg is None:
+                return []
+            found.append(_resolve_text(module, arg))
+    for caller in module.kernels.values():
+        for call in caller.calls(kernel.name):
+            arg = call.args[index] if index < len(call.args) else kwarg(call, name)
+            if arg is None:
+                return []
+            found += (_bound_dtypes(module, caller, arg.id, depth - 1) if isinstance(arg, ast.Name)
+                      else [ast.unparse(arg)])
+    return found
+
+
+def _resolve_text(module: KernelModule, node: ast.expr) -> str:
+    """A host expression's text, a module constant's value in place of its name."""
+    if isinstance(node, ast.Name) and (value := module_value(module.tree, node.id)) is not None:
+        return ast.unparse(value)
+    return ast.unparse(node)
 
 
 @detector("fp32-dot")
@@ -80,8 +124,8 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
             elif re.search(r"\.to\(tl\.(bfloat16|float16)\)", text):
                 confidence, why = 0.55, ("operands are converted to 16-bit right before the dot "
                                          "(from fp8 that gives up the fp8 tensor-core rate)")
-            elif _upcast_operands(kernel, dot):
-                names = ", ".join(_upcast_operands(kernel, dot))
+            elif _upcast_operands(kernel, dot, module=module):
+                names = ", ".join(_upcast_operands(kernel, dot, module=module))
                 confidence, why = 0.6, (f"operand(s) {names} are upcast to fp32 before the dot "
                                         "(twice the registers, no fp16/bf16 tensor-core path)")
             else:
@@ -895,4 +939,34 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
                  "profile: achieved bandwidth a few percent of peak"],
                 carried=name, store_line=store.lineno))
             break
+        matches += _prefix_searches(module, kernel)
     return matches
+
+
+def _prefix_searches(module: KernelModule, kernel: JitKernel) -> list[Match]:
+    """A while loop that adds one loaded element per step to a running sum until the sum passes
+    a bound its condition tests (`while running < target: running += f(load(p + i)); i += 1`):
+    a search along a prefix sum walked one dependent scalar step at a time, where a cumulative
+    sum over a tile (an associative scan) and one compare find the same position."""
+    found = []
+    for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.While)):
+        tested = names_in(loop.test)
+        sums = [stmt for stmt in ast.walk(loop) if isinstance(stmt, ast.AugAssign)
+                and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name)
+                and stmt.target.id in tested
+                and any(isinstance(c, ast.Call) and call_name(c) == "load" for c in ast.walk(stmt.value))]
+        steps = {stmt.target.id for stmt in ast.walk(loop) if isinstance(stmt, ast.AugAssign)
+                 and isinstance(stmt.target, ast.Name) and stmt.target.id in tested}
+        if not sums or len(steps) < 2:  # the sum and the position it walks
+            continue
+        running = sums[0].target.id
+        found.append(_match(
+            module, kernel, loop, "serial-recurrence", 0.7,
+            f"`{kernel.name}` walks a prefix sum one element per step: the while loop at line "
+            f"{loop.lineno} adds one loaded value to `{running}` (line {sums[0].lineno}) until its "
+            "condition stops it, each step's load waiting on the last compare; a cumulative sum over "
+            "a tile (tl.cumsum, an associative scan) and one compare find the same position.",
+            ["trace: per program, one-element loads executed once per step for thousands of steps",
+             "profile: achieved bandwidth a few percent of peak"],
+            carried=running, loop_line=loop.lineno))
+    return found

@@ -132,7 +132,7 @@ def _decorator_kind(dec: ast.expr) -> str:
 def _literal_configs(node: ast.expr | None, module: ast.Module) -> list[dict[str, object]]:
     """triton.Config(...) literals of an autotune `configs=` list; [] when not literal."""
     if isinstance(node, ast.Name):
-        node = _module_value(module, node.id)
+        node = module_value(module, node.id)
     if not isinstance(node, ast.List | ast.Tuple):
         return []
     configs = []
@@ -151,7 +151,7 @@ def _literal_configs(node: ast.expr | None, module: ast.Module) -> list[dict[str
     return configs
 
 
-def _module_value(module: ast.Module, name: str) -> ast.expr | None:
+def module_value(module: ast.Module, name: str) -> ast.expr | None:
     for stmt in module.body:
         if isinstance(stmt, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
@@ -207,7 +207,7 @@ def _kernel_from(fn: ast.FunctionDef, module: ast.Module,
 def _heuristic_exprs(node: ast.expr | None, module: ast.Module) -> dict[str, ast.expr]:
     """{param: lambda body} of a literal heuristics dict whose values are one-argument lambdas."""
     if isinstance(node, ast.Name):
-        node = _module_value(module, node.id)
+        node = module_value(module, node.id)
     if not isinstance(node, ast.Dict):
         return {}
     out = {}
@@ -551,7 +551,7 @@ class _Reach:
         binding, or the one value every `obj.attr = ...` in the file gives the attribute."""
         if isinstance(node, ast.Name):
             value = _last_binding(scope, node.id, line) if scope is not None else None
-            return value if value is not None else _module_value(self.module, node.id)
+            return value if value is not None else module_value(self.module, node.id)
         if isinstance(node, ast.Attribute):
             values = self.attributes.get(node.attr, [])
             unique = {ast.dump(v) for v in values}
