@@ -222,15 +222,23 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
                 f.evidence["share"] = round(share * part, 3)
                 f.confidence = round(f.confidence - SHARE_CONFIDENCE * min(share, 1.0) * (1 - part), 3)
                 f.evidence["walk_scaled"] = round(part, 3)
-    for f in result.findings:
-        where = f.location or {}
-        line = where.get("line")
-        # a claim at the line, or about a short loop holding it (a while loop of four lines)
-        held = [x for x in lines if line is not None and line <= x <= (where.get("end_line") or line)
-                and (where.get("end_line") or line) - line <= MEASURED_SPAN]
-        if f.kind == "pattern" and held and "refuted_by_trace" not in f.evidence:
-            f.confidence = round(max(f.confidence, raised.get(held[0], MEASURED_WORK_CONFIDENCE)), 3)
-            f.evidence["measured_by_trace"] = lines[held[0]]
+    claims = [f for f in result.findings if f.kind == "pattern" and "refuted_by_trace" not in f.evidence
+              and (f.location or {}).get("line") is not None]
+
+    def span(f: Finding) -> tuple[int, int]:
+        return f.location["line"], f.location.get("end_line") or f.location["line"]
+
+    # a claim at the line, or about a short loop holding it (a while loop of four lines) ...
+    held = {id(f): x for f in claims for x in lines
+            if span(f)[0] <= x <= span(f)[1] and span(f)[1] - span(f)[0] <= MEASURED_SPAN}
+    # ... and a claim about a statement inside such a loop (the recurrence the loop carries)
+    loops = [(span(f), x) for f in claims if id(f) in held and span(f)[1] > span(f)[0]
+             for x in [held[id(f)]]]
+    for f in claims:
+        x = held.get(id(f)) or next((x for (lo, hi), x in loops if lo <= span(f)[0] <= hi), None)
+        if x is not None:
+            f.confidence = round(max(f.confidence, raised.get(x, MEASURED_WORK_CONFIDENCE)), 3)
+            f.evidence["measured_by_trace"] = lines[x]
 
 
 def _refute_strided(result: TierResult, report: dict) -> None:
