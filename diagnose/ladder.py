@@ -800,16 +800,20 @@ def answer_misses_the_cost(ctx: Context) -> Decision | None:
         f.confidence = round(f.confidence / 2, 3)
         f.evidence["explains_cost"] = False
     latest.sufficient = False
-    return climb(f"Tier 4 answers why {lead.evidence.get('symptom_asked') or 'the symptom'} "
-                 f"happens ({lead.rewrite_family}), but that does not explain the cost: "
-                 f"{rival.message}")
+    why = (f"Tier 4 answers why {lead.evidence.get('symptom_asked') or 'the symptom'} "
+           f"happens ({lead.rewrite_family}), but that does not explain the cost: {rival.message}")
+    if rival.kind == "trace" and rival.evidence.get("share", 0.0) >= MEASURED_WASTE:
+        # the run measured where most of the traffic goes: that is the answer
+        return Decision(stop=True, verdict="concluded", reason=why,
+                        conclusion=_alone(ctx, ctx.tier(1), rival))
+    return climb(why)
 
 
 def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     """Lower-tier evidence about where the time goes that names another family: a confident
     tier-2 hotspot finding, a tier-3 finding heavier than the symptom tier 4 answered, when
     that symptom is a cheap one a CPU-trace finding of an unrelated family that explains at
-    least half the traffic (`_traced_elsewhere`), a family the source idiom and the trace both
+    least half the traffic (`_traced_elsewhere`; three quarters whatever the symptom), a family the source idiom and the trace both
     name (`_seen_twice`), or a confident idiom about work no IR shows."""
     family = answer.rewrite_family
     weight = SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
@@ -823,11 +827,15 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
         if (f.rewrite_family and f.rewrite_family != family
                 and f.evidence.get("weight", 0) > weight):
             return f
-    traced = _traced_elsewhere(ctx, answer) if weight <= CHEAP_FACT else None
+    # a cheap symptom's answer gives way to a trace finding over half the traffic; any answer
+    # gives way to one measuring at least 3/4 of the traffic wasted (a 4x gain no pipelining,
+    # layout or hint answer reaches)
+    traced = _traced_elsewhere(ctx, answer, TRACE_OUTWEIGHS if weight <= CHEAP_FACT else MEASURED_WASTE)
     return (traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
             or _source_cause_of(ctx, answer))
 
 
+MEASURED_WASTE = 0.75  # a traced share this large outweighs a tier-4 answer about any symptom
 SOURCE_CAUSE_CONFIDENCE = 0.6  # a tier-1 idiom this sure names the symptom's cause in the source
 
 

@@ -80,9 +80,13 @@ def _supports(finding: Finding) -> list[tuple[str, float, str]]:
 
 # A family the CPU trace measures that says which form a source idiom's mechanism takes, where the
 # source cannot: atomics at loaded indices (aggregate first, or a tree) whose keys the run read in
-# sorted runs are a segment reduction. The refining family inherits the refined one's support.
+# sorted runs are a segment reduction; an intermediate through memory that a dot launch stores as
+# partial tiles and the next launch sums is a split K. The refining family inherits the refined
+# one's support.
 REFINED_BY_TRACE = {
     "segment-reduce-sorted-keys": frozenset({"aggregate-before-atomics", "tree-reduction-not-atomics"}),
+    # an intermediate through memory that is a dot's partial tiles, summed by the next launch
+    "drop-split-k": frozenset({"fuse-launches"}),
 }
 
 

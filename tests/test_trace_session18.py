@@ -389,12 +389,14 @@ def run(x):
 
 def test_dot_partials_a_later_launch_sums_are_a_split_k(task, cache, monkeypatch):
     """The round trip through the partials buffer is the split's: the reader loads four bytes
-    for each it stores. On Ascend, which has no split-K card, the same trip stays a fusion."""
+    for each it stores. On Ascend (since session 19, its own card) the same: a cube launch's
+    partials summed by a vector launch."""
     (task / "split_k.py").write_text(textwrap.dedent(SPLIT_K_PARTIALS))
     cuda = _families(task, "split_k.py", cache, monkeypatch)
     assert "drop-split-k" in cuda and "fuse-launches" not in cuda
     assert "partial tiles of a tl.dot" in cuda["drop-split-k"].message
-    assert "fuse-launches" in _families(task, "split_k.py", cache, monkeypatch, "ascend")
+    npu = _families(task, "split_k.py", cache, monkeypatch, "ascend")
+    assert npu["drop-split-k"].card_id == "ascend-split-k-partials" and "fuse-launches" not in npu
 
 
 COUNTED_TABLE = '''

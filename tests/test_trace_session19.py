@@ -463,3 +463,34 @@ def test_a_prefix_sum_searched_element_by_element_is_a_scan_the_trace_measures_i
     assert scan and "prefix sum one element per step" in scan[0].message
     assert scan[0].confidence > MEASURED_WORK_CONFIDENCE
     assert "one-element loads a program" in scan[0].evidence["measured_by_trace"]
+
+
+def test_squared_distances_over_a_broadcast_difference_are_a_matrix_product():
+    """tl.sum(d * d, axis=2) with d = a[:, None, :] - b[None, :, :] expands to |a|^2 - 2 a.b +
+    |b|^2: a product for tl.dot. Summing |d| (no square) is not one."""
+    from diagnose.triage import triage
+
+    src = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _dist(a, b):
+    d = a[:, None, :] - b[None, :, :]
+    return tl.sum({term}, axis=2)
+
+
+@triton.jit
+def nearest(x_ptr, c_ptr, out_ptr, K, BT: tl.constexpr, BK: tl.constexpr, D: tl.constexpr):
+    offs_d = tl.arange(0, D)
+    x = tl.load(x_ptr + (tl.program_id(0) * BT + tl.arange(0, BT))[:, None] * D + offs_d[None, :])
+    best = tl.full([BT], float("inf"), tl.float32)
+    for k0 in range(0, K, BK):
+        c = tl.load(c_ptr + (k0 + tl.arange(0, BK))[:, None] * D + offs_d[None, :])
+        best = tl.minimum(best, tl.min(_dist(x, c), axis=1))
+    tl.store(out_ptr + tl.program_id(0) * BT + tl.arange(0, BT), best)
+'''
+    for term, expected in (("d * d", True), ("d ** 2", True), ("tl.abs(d)", False)):
+        found = triage(src.replace("{term}", term), "k.py", "cuda")
+        assert ("use-dot-for-broadcast-sum" in {f.rewrite_family for f in found.findings}) == expected, term

@@ -346,7 +346,8 @@ ASCEND_TWINS = {"cuda-strided-fast-axis": "ascend-strided-fast-axis",
                 "cuda-atomic-reduction": "ascend-atomic-reduction",
                 "cuda-small-grid-underfill": "ascend-small-grid-underfill",
                 "cuda-broadcast-matmul": "ascend-broadcast-matmul",
-                "cuda-global-accumulator": "ascend-global-accumulator"}
+                "cuda-global-accumulator": "ascend-global-accumulator",
+                "cuda-split-k-atomics": "ascend-split-k-partials"}
 
 
 # An Atlas A2 moving a tile with no unit-stride axis: one scalar-issued transfer per element
@@ -544,8 +545,9 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
     reads again: passes through memory one launch would not make (a kernel repeated LAUNCH_LOOP
     times or more is the launch-loop finding's; fewer repeats re-reading one input are counted here). (Whether a producer only casts is
     not visible in its addresses; the host's casts are read from its torch ops instead.)
-    On a GPU, partial tiles a tl.dot launch stores and a later launch reads back at least twice
-    as many bytes of as it stores (it sums them) are a split K: drop-split-k, not a fusion."""
+    Partial tiles a tl.dot launch stores and a later launch reads back at least twice as many
+    bytes of as it stores (it sums them) are a split K: drop-split-k, not a fusion (on the NPU
+    too: a cube launch's partials summed by a vector launch)."""
     trips, producers, moved, seen, partials = [], set(), 0.0, set(), []
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
@@ -553,7 +555,7 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         key = (store["kernel"], store["line"], _span(store))
         if readers and key not in seen:  # written once and read back once: one launch's bytes
             seen.add(key)
-            if backend == "cuda" and _has_dot(report, store["launch"]) and _sums_back(readers, rows):
+            if _has_dot(report, store["launch"]) and _sums_back(readers, rows):
                 partials.append(store)
             trips += [store, *readers]
             producers.add(store["launch"])

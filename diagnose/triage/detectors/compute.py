@@ -489,6 +489,30 @@ def _broadcast_matmul(call: ast.Call) -> bool:
                for n in (arg.left, arg.right))
 
 
+def _expanded3(node: ast.expr) -> bool:
+    """`x[:, None, :]`-style: a tile expanded to rank 3 with None."""
+    return (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
+            and len(node.slice.elts) == 3 and "None" in ast.unparse(node.slice))
+
+
+def _broadcast_distance(kernel: JitKernel, call: ast.Call) -> bool:
+    """tl.sum(d * d, axis=2) (or d ** 2) with d = a[:, None, :] - b[None, :, :]: squared distances
+    over a 3-D broadcast difference, which expand to |a|^2 - 2 a.b + |b|^2, a matrix product."""
+    if not call.args:
+        return False
+    arg = call.args[0]
+    if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) and ast.unparse(arg.left) == ast.unparse(arg.right):
+        base = arg.left
+    elif isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Pow) and ast.unparse(arg.right) == "2":
+        base = arg.left
+    else:
+        return False
+    values = [base] if not isinstance(base, ast.Name) else [
+        getattr(st, "value", None) for st in kernel.assigns.get(base.id, [])]
+    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.Sub) and _expanded3(v.left)
+               and _expanded3(v.right) for v in values)
+
+
 @detector("broadcast-matmul")
 def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
     """A tile product written as tl.sum of a 3-D broadcast product: the compiler may turn it
@@ -511,6 +535,14 @@ def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
                     f"`{kernel.name}` multiplies tiles as `{ast.unparse(call)[:70]}`: a matrix "
                     f"product written as a 3-D broadcast multiply and a sum, which holds the 3-D temporary {where}.",
                     needed))
+                break
+            if _broadcast_distance(kernel, call):
+                matches.append(_match(
+                    module, kernel, call, "broadcast-matmul", 0.7,
+                    f"`{kernel.name}` computes squared distances as `{ast.unparse(call)[:70]}` over a "
+                    "3-D broadcast difference: |a|^2 - 2 a.b + |b|^2 is a matrix product plus two "
+                    f"norms, and the 3-D temporary sits {where}.",
+                    needed, distance=True))
                 break
     return matches
 
