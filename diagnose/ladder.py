@@ -657,11 +657,16 @@ KINDRED_FAMILIES = (
 
 
 def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
-    """A trace finding whose family refines the confirmed hypothesis' family (REFINED_BY_TRACE)."""
+    """A trace finding whose family refines the confirmed hypothesis' family (REFINED_BY_TRACE),
+    or, for a launch loop, the trace's measure that its launches re-read what the loop's own
+    kernel read before (passes over one input a fused kernel makes once, not slices of a grid)."""
     first = ctx.tier(1)
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
+    kernel = _launched(hypothesis)
     return max((f for f in traced
-                if hypothesis.rewrite_family in REFINED_BY_TRACE.get(f.rewrite_family, ())),
+                if hypothesis.rewrite_family in REFINED_BY_TRACE.get(f.rewrite_family, ())
+                or (hypothesis.rewrite_family == "one-launch-over-grid" and f.rewrite_family == "fuse-launches"
+                    and kernel is not None and (f.evidence.get("facts") or {}).get("kernels") == [kernel])),
                key=lambda f: f.confidence, default=None)
 
 
