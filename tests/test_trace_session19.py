@@ -494,3 +494,72 @@ def nearest(x_ptr, c_ptr, out_ptr, K, BT: tl.constexpr, BK: tl.constexpr, D: tl.
     for term, expected in (("d * d", True), ("d ** 2", True), ("tl.abs(d)", False)):
         found = triage(src.replace("{term}", term), "k.py", "cuda")
         assert ("use-dot-for-broadcast-sum" in {f.rewrite_family for f in found.findings}) == expected, term
+
+
+ROWS_TASK = '''
+import torch
+
+META = {"sizes": {"small": {"R": 256, "C": 512}, "large": {"R": 256, "C": 512}}, "dtypes": ["float32"]}
+
+
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    s = META["sizes"][size]
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(s["R"], s["C"], generator=g).to(device),)
+
+
+def reference(x):
+    return None
+'''
+
+# Three statistics of every row, one launch each in a loop: every launch reads all of x again
+# ({slices} = False); or one launch per third of the rows, each reading its own slice.
+STATS_LOOP = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_stat(x_ptr, out_ptr, C, R, MODE: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * C + offs, mask=offs < C, other=0.0)
+    if MODE == 0:
+        v = tl.sum(x, axis=0)
+    elif MODE == 1:
+        v = tl.max(x, axis=0)
+    else:
+        v = tl.min(x, axis=0)
+    tl.store(out_ptr + MODE * R + row, v)
+
+
+def run(x):
+    R, C = x.shape
+    out = torch.empty((3, R), dtype=x.dtype, device=x.device)
+    for mode in range(3):
+        if {slices}:
+            part = x[mode * (R // 3):(mode + 1) * (R // 3)]
+            row_stat[(part.shape[0],)](part, out, C, R, MODE=0, BLOCK=512)
+        else:
+            row_stat[(R,)](x, out, C, R, MODE=mode, BLOCK=512)
+    return out
+'''
+
+
+def test_a_launch_loop_whose_launches_reread_one_input_is_unfused_passes(tmp_path_factory):
+    """Three launches in a Python loop, each reading every row of x for another statistic: the
+    trace measures each launch re-reading what the one before read, so the confirmed loop takes
+    the form of passes one fused kernel makes once. Launches over thirds of the rows are not."""
+    from diagnose.ladder import diagnose
+
+    folder = tmp_path_factory.mktemp("trace19-stats")
+    (folder / "task.py").write_text(textwrap.dedent(ROWS_TASK))
+    families = {}
+    for name, slices in (("modes.py", "False"), ("slices.py", "True")):
+        (folder / name).write_text(textwrap.dedent(STATS_LOOP.replace("{slices}", slices)))
+        d = diagnose(make_context(resolve_target(str(folder), str(folder / name)), "cuda",
+                                  Options(max_tier=3, size="small", trace=True)))
+        families[name] = d.conclusion.rewrite_family if d.conclusion else None
+    assert families["modes.py"] == "fuse-launches"
+    assert families["slices.py"] != "fuse-launches"
