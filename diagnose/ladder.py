@@ -808,9 +808,15 @@ def answer_misses_the_cost(ctx: Context) -> Decision | None:
     why = (f"Tier 4 answers why {lead.evidence.get('symptom_asked') or 'the symptom'} "
            f"happens ({lead.rewrite_family}), but that does not explain the cost: {rival.message}")
     if rival.kind == "trace" and rival.evidence.get("share", 0.0) >= MEASURED_WASTE:
-        # the run measured where most of the traffic goes: that is the answer
+        # the run measured where most of the traffic goes: that is the answer, in the form a
+        # kindred source idiom names when there is one (the trace measures the mechanism)
+        kin = frozenset().union(*(g for g in KINDRED_FAMILIES if rival.rewrite_family in g))
+        idiom = max((h for h in ctx.hypotheses() if h.rewrite_family in kin - {rival.rewrite_family}
+                     and h.confidence >= SOURCE_CAUSE_CONFIDENCE), key=lambda h: h.confidence, default=None)
+        if idiom is not None:
+            why += f" The source names the form it takes: {idiom.message}"
         return Decision(stop=True, verdict="concluded", reason=why,
-                        conclusion=_alone(ctx, ctx.tier(1), rival))
+                        conclusion=_alone(ctx, ctx.tier(1), idiom or rival))
     return climb(why)
 
 

@@ -555,7 +555,9 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         key = (store["kernel"], store["line"], _span(store))
         if readers and key not in seen:  # written once and read back once: one launch's bytes
             seen.add(key)
-            if _has_dot(report, store["launch"]) and _sums_back(readers, rows):
+            # (a reader that multiplies what it reads, as attention's P @ V, is no sum of partials)
+            if _has_dot(report, store["launch"]) and _sums_back(readers, rows) \
+                    and not any(_has_dot(report, r["launch"]) for r in readers):
                 partials.append(store)
             trips += [store, *readers]
             producers.add(store["launch"])
@@ -593,11 +595,16 @@ MOST_SPLITS = 64  # a reader storing under 1/64 of what it loads reduces rows (a
 
 
 def _sums_back(readers: list[dict], rows: list[dict]) -> bool:
-    """The launches reading a buffer back store between 1/64 and half the bytes they load from
-    it: a few partials summed per output (a loss or a statistic per row stores far less)."""
+    """The launches reading a buffer back store between 1/64 and half the elements they load
+    from it: a few partials summed per output (a loss or a statistic per row stores far less;
+    counted in elements, not bytes, so a softmax writing its fp32 scores back as fp16 is one
+    element per element, not a sum)."""
+    def elements(r: dict) -> float:
+        return r["useful_bytes"] / max(r["elem_bytes"], 1)
+
     launches = {r["launch"] for r in readers}
-    loaded = sum(r["sector_bytes"] for r in readers)
-    stored = sum(r["sector_bytes"] for r in rows if r["op"] == "store" and r["launch"] in launches)
+    loaded = sum(elements(r) for r in readers)
+    stored = sum(elements(r) for r in rows if r["op"] == "store" and r["launch"] in launches)
     return 0 < stored * 2 <= loaded <= MOST_SPLITS * stored
 
 
