@@ -232,8 +232,7 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     held = {id(f): x for f in claims for x in lines
             if span(f)[0] <= x <= span(f)[1] and span(f)[1] - span(f)[0] <= MEASURED_SPAN}
     # ... and a claim about a statement inside such a loop (the recurrence the loop carries)
-    loops = [(span(f), x) for f in claims if id(f) in held and span(f)[1] > span(f)[0]
-             for x in [held[id(f)]]]
+    loops = [(span(f), held[id(f)]) for f in claims if id(f) in held and span(f)[1] > span(f)[0]]
     for f in claims:
         x = held.get(id(f)) or next((x for (lo, hi), x in loops if lo <= span(f)[0] <= hi), None)
         if x is not None:
@@ -662,12 +661,19 @@ def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
     kernel read before (passes over one input a fused kernel makes once, not slices of a grid)."""
     first = ctx.tier(1)
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
-    kernel = _launched(hypothesis)
     return max((f for f in traced
                 if hypothesis.rewrite_family in REFINED_BY_TRACE.get(f.rewrite_family, ())
-                or (hypothesis.rewrite_family == "one-launch-over-grid" and f.rewrite_family == "fuse-launches"
-                    and kernel is not None and (f.evidence.get("facts") or {}).get("kernels") == [kernel])),
+                or _rereads_own_input(f, hypothesis)),
                key=lambda f: f.confidence, default=None)
+
+
+def _rereads_own_input(traced: Finding, hypothesis: Finding) -> bool:
+    """A launch-loop idiom, and the trace's round trips between launches of that loop's kernel
+    alone: each launch re-reads what the one before read (unfused passes over one input), which
+    launches over slices of a grid do not. (Not in REFINED_BY_TRACE: it holds for one kernel.)"""
+    kernel = _launched(hypothesis)
+    return (hypothesis.rewrite_family == "one-launch-over-grid" and traced.rewrite_family == "fuse-launches"
+            and kernel is not None and (traced.evidence.get("facts") or {}).get("kernels") == [kernel])
 
 
 def _outweighs(fact: Finding) -> float:
@@ -824,8 +830,9 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     """Lower-tier evidence about where the time goes that names another family: a confident
     tier-2 hotspot finding, a tier-3 finding heavier than the symptom tier 4 answered, when
     that symptom is a cheap one a CPU-trace finding of an unrelated family that explains at
-    least half the traffic (`_traced_elsewhere`; three quarters whatever the symptom), a family the source idiom and the trace both
-    name (`_seen_twice`), or a confident idiom about work no IR shows."""
+    least half the traffic (`_traced_elsewhere`; three quarters whatever the symptom), a family
+    the source idiom and the trace both name (`_seen_twice`), or a confident idiom about work no
+    IR shows."""
     family = answer.rewrite_family
     weight = SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
     measured = ctx.tier(2)

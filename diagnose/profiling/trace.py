@@ -176,10 +176,8 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     for row in rows:
         share = row["sector_bytes"] / total
         where = f"line {row['line']} ({row['op']} in {row['function']})"
-        strided = (row["op"] in ("load", "store") and row["affine"] and row["unit_axis"] is None
-                   and row["efficiency"] <= 0.5 and max(row["shape"] or [1]) > 1)
         # on Ascend weighed apart, all of them together, in element transfers (_discrete_findings)
-        if strided and backend != "ascend" and share >= 0.2:
+        if _strided(row) and backend != "ascend" and share >= 0.2:
             found.append(_finding(
                 "cuda-strided-fast-axis", "coalesce-contiguous-axis",
                 f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
@@ -250,6 +248,12 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
         if f.rewrite_family not in best or f.confidence > best[f.rewrite_family].confidence:
             best[f.rewrite_family] = f
     return sorted(best.values(), key=lambda f: -f.confidence)
+
+
+def _strided(row: dict) -> bool:
+    """A tile access with no unit-stride axis using at most half of each sector it touches."""
+    return (row["op"] in ("load", "store") and row["affine"] and row["unit_axis"] is None
+            and row["efficiency"] <= 0.5 and max(row["shape"] or [1]) > 1)
 
 
 def contiguous_at(rows: list[dict], function: str | None, line: int | None) -> bool | None:
@@ -360,8 +364,7 @@ def _discrete_findings(rows: list[dict], total: float, path: str) -> list[Findin
     """Ascend: tiles with no unit-stride axis move one element per transfer. Their element
     transfers, all of them together, are weighed in time against the rest of the traffic moving
     at full bandwidth (one finding, at the costliest such access)."""
-    strided = [r for r in rows if r["op"] in ("load", "store") and r["affine"] and r["unit_axis"] is None
-               and r["efficiency"] <= 0.5 and max(r["shape"] or [1]) > 1]
+    strided = [r for r in rows if _strided(r)]
     if not strided:
         return []
 
@@ -824,10 +827,10 @@ def _shared_operand_findings(report: dict, rows: list[dict], total: float, path:
     or weight for a handful of rows). Stacking the rows of those programs into one tile reads the
     shared tiles once per tile of rows and fills the MMA's rows. Weighed by the shared loads'
     traffic."""
-    found = []
+    found, seen = [], set()
     for dot in report.get("dots") or []:
         launch = dot["launch"]
-        if (dot.get("a_shape") or [0])[0] > FEW_DOT_ROWS:
+        if (dot.get("a_shape") or [0])[0] > FEW_DOT_ROWS or launch in seen:
             continue
         loads = [r for r in rows if r["launch"] == launch and r["op"] == "load" and max(r["shape"] or [1]) > 1]
         shared = [r for r in loads if min(r["execs"] or [0]) >= 2
@@ -837,9 +840,9 @@ def _shared_operand_findings(report: dict, rows: list[dict], total: float, path:
         own = [r for r in loads if max(r["execs"] or [0]) == 1 and r["active"] <= PADDED * r["lanes"]
                and max((r.get("overlap_next") or {}).values(), default=0.0) < SHARED_TILES]
         share = sum(r["sector_bytes"] for r in shared) / total
-        if not shared or not own or share < 0.5 or any(f.evidence["facts"].get("launch") == launch
-                                                       for f in found):
+        if not shared or not own or share < 0.5:
             continue
+        seen.add(launch)
         shared.sort(key=lambda r: -r["sector_bytes"])
         axis = max(shared[0]["overlap_next"], key=shared[0]["overlap_next"].get)
         found.append(_finding(

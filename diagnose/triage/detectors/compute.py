@@ -124,8 +124,8 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
             elif re.search(r"\.to\(tl\.(bfloat16|float16)\)", text):
                 confidence, why = 0.55, ("operands are converted to 16-bit right before the dot "
                                          "(from fp8 that gives up the fp8 tensor-core rate)")
-            elif _upcast_operands(kernel, dot, module=module):
-                names = ", ".join(_upcast_operands(kernel, dot, module=module))
+            elif upcast := _upcast_operands(kernel, dot, module=module):
+                names = ", ".join(upcast)
                 confidence, why = 0.6, (f"operand(s) {names} are upcast to fp32 before the dot "
                                         "(twice the registers, no fp16/bf16 tensor-core path)")
             else:
@@ -484,9 +484,7 @@ def _broadcast_matmul(call: ast.Call) -> bool:
     arg = _summed_product(call)
     if arg is None:
         return False
-    return all(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Tuple)
-               and len(n.slice.elts) == 3 and "None" in ast.unparse(n.slice)
-               for n in (arg.left, arg.right))
+    return _expanded3(arg.left) and _expanded3(arg.right)
 
 
 def _expanded3(node: ast.expr) -> bool:
