@@ -24,7 +24,7 @@ def _pack_along(vals: torch.Tensor, dim: int) -> torch.Tensor:
     """Pack 4-bit values (0..15) eight per int32 along `dim`, element j of a group in bits 4j..4j+3."""
     v = vals.movedim(dim, -1)
     v = v.reshape(*v.shape[:-1], v.shape[-1] // 8, 8)
-    packed = torch.zeros(v.shape[:-1], dtype=torch.int64)
+    packed = torch.zeros(v.shape[:-1], dtype=torch.int64, device=v.device)
     for j in range(8):
         packed |= v[..., j].to(torch.int64) << (4 * j)
     packed = torch.where(packed >= 2**31, packed - 2**32, packed).to(torch.int32)
@@ -47,7 +47,7 @@ def make_inputs(size: str, device: str = "cpu", seed: int = 0, dtype: str | None
 
 def _unpack_along(packed: torch.Tensor, dim: int) -> torch.Tensor:
     p = packed.movedim(dim, -1).to(torch.int64) & 0xFFFFFFFF
-    v = (p[..., None] >> (4 * torch.arange(8, dtype=torch.int64))) & 0xF
+    v = (p[..., None] >> (4 * torch.arange(8, dtype=torch.int64, device=p.device))) & 0xF
     return v.reshape(*p.shape[:-1], p.shape[-1] * 8).movedim(-1, dim)
 
 
