@@ -51,6 +51,7 @@ from diagnose.triage import PatternCard, TriageError, load_cards, triage
 from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params
 from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
+from diagnose.triage.tier import SUFFICIENT_CONFIDENCE
 from diagnose.weigh import REFINED_BY_TRACE, is_fallback, rank
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
@@ -618,14 +619,21 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
     for traced, what in ((_refined_by_trace(ctx, hypothesis), "and the CPU trace measured which form it takes"),
-                         (_traced_elsewhere(ctx, hypothesis, _outweighs(fact)),
+                         (_traced_elsewhere(ctx, hypothesis, _outweighs(fact), fact),
                           "but the CPU trace measured where the traffic goes")):
         if traced is not None:
+            # the measured mechanism elsewhere, in the form a kindred source idiom names when the
+            # source has no idiom of the trace's own family
+            own = any(h.rewrite_family == traced.rewrite_family and h.confidence >= SOURCE_CAUSE_CONFIDENCE
+                      for h in ctx.hypotheses())
+            idiom = _kindred_idiom(ctx, traced, hypothesis.rewrite_family) \
+                if not own and traced.rewrite_family != hypothesis.rewrite_family and what.startswith("but") else None
+            form = f" The source names the form it takes: {idiom.message}" if idiom is not None else ""
             return Decision(stop=True, verdict="concluded",
                             reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                                    f"{hypothesis.card_id} ({_head(fact.message)}...), {what}: "
-                                   f"{traced.message}",
-                            conclusion=_alone(ctx, ctx.tier(1), traced))
+                                   f"{traced.message}{form}",
+                            conclusion=_alone(ctx, ctx.tier(1), idiom or traced))
     return Decision(stop=True, verdict="concluded",
                     reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                            f"{hypothesis.card_id}: {fact.message}",
@@ -642,10 +650,10 @@ KINDRED_FAMILIES = (
     frozenset({"tree-reduction-not-atomics", "aggregate-before-atomics", "segment-reduce-sorted-keys",
                "drop-split-k", "keep-accumulator-in-registers"}),
     # programs re-reading one shared slice: the trace measures the rereads; whether each
-    # program redoes a statistic, a row's product with a shared matrix or a table scan is the
-    # idiom's to say (first match wins: compute-stats-once keeps the group above)
+    # program redoes a statistic, a row's product with a shared matrix, a table scan or the
+    # prefix before its tile is the idiom's to say (first match wins: compute-stats-once keeps the group above)
     frozenset({"compute-stats-once", "tile-rows-into-dot", "use-dot-for-broadcast-sum",
-               "binary-search-sorted-bounds"}),
+               "binary-search-sorted-bounds", "carry-running-prefix"}),
     # too few threads in flight: the trace counts the programs; whether to add programs or
     # warps to each (a serial loop over a whole resident tile cannot be split) is the idiom's
     frozenset({"split-work-across-programs", "num-warps-tuning"}),
@@ -682,6 +690,8 @@ def _outweighs(fact: Finding) -> float:
     # only an IR symptom carries a weight; a tier-2 measurement (spills, a stall, a roofline)
     # is no instruction-only fact, whatever its evidence lacks
     weight = fact.evidence.get("weight")
+    if weight is None and fact.tier == 4:  # a compiler answer weighs as the symptom it was asked about
+        weight = SYMPTOM_WEIGHT.get(fact.evidence.get("symptom_asked", ""))
     cheap = weight is not None and weight <= INSTRUCTION_ONLY
     return INSTRUCTION_OUTWEIGHS if cheap else TRACE_OUTWEIGHS
 
@@ -698,8 +708,19 @@ def _gain(share: float) -> float:
     return 1.0 / (1.0 - min(max(share, 0.0), 0.95))
 
 
+def _fact_share(ctx: Context, fact: Finding | None) -> float | None:
+    """The share of the traced traffic a host-code fact's fix saves, when the fact counts its
+    bytes (an input the launches read again; an intermediate written and read back)."""
+    if fact is None or ctx.trace is None:
+        return None
+    reread, hop = fact.evidence.get("reread") or {}, fact.evidence.get("hop") or {}
+    saved = reread.get("bytes") or 2 * (hop.get("bytes") or 0)
+    total = sum(r["sector_bytes"] for r in traffic(ctx.trace))
+    return min(saved / total, 1.0) if saved and total else None
+
+
 def _traced_elsewhere(ctx: Context, hypothesis: Finding,
-                      outweighs: float = TRACE_OUTWEIGHS) -> Finding | None:
+                      outweighs: float = TRACE_OUTWEIGHS, fact: Finding | None = None) -> Finding | None:
     """A trace finding of another family that explains most of the traffic, while the trace
     shows nothing of the confirmed hypothesis' family: the IR saw the hypothesis' mechanism,
     the run measured that the bytes (or the steps) go elsewhere. A finding weighed in time
@@ -711,6 +732,12 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     # the trace's own measure of the hypothesis' family, if it shows it at all
     also = max((f.evidence.get("share", 0.0) for f in traced
                 if f.rewrite_family == hypothesis.rewrite_family), default=None)
+    # what the confirming fact's own fix saves of the traced traffic, when it counts its bytes:
+    # a measured cost of another mechanism than the fact's that gains at least twice as much
+    # outweighs it, kindred or not
+    saved = _fact_share(ctx, fact)
+    explained = {ctx.cards[c].rewrite_family for c in (fact.evidence.get("explains_cards") or [])
+                 if c in ctx.cards} if fact is not None else set()
     kin = next((g for g in KINDRED_FAMILIES if hypothesis.rewrite_family in g), frozenset())
     idioms = _source_idioms(first) if first else set()
     # within a kindred group the idiom says which form the mechanism takes, unless the idiom
@@ -719,7 +746,9 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     heavy = [f for f in traced if f.evidence.get("share", 0.0) >= outweighs
              and not f.evidence.get("ranks_only")  # tuning ranks; it does not overrule
              and (f.rewrite_family not in kin
-                  or (f.evidence.get("of_time") and f.rewrite_family in idioms))
+                  or (f.evidence.get("of_time") and f.rewrite_family in idioms)
+                  or (saved is not None and f.rewrite_family not in explained
+                      and _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(saved)))
              and (also is None or f.evidence.get("of_time")
                   or _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(also))]
     return max(heavy, key=lambda f: f.confidence, default=None)
@@ -756,6 +785,17 @@ def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Fi
     kept = []
     for fact in dict.fromkeys(id(f) for _, f in pairs):
         mine = [(h, f) for h, f in pairs if id(f) == fact]
+        # an idiom the source alone makes sure of (its own detector, not a line the trace
+        # measured) that explains the symptom at as many of its lines as any other cause does:
+        # narrow loads at three lines whose addresses all come from a div/mod decode of seven
+        # runtime sizes, of which one line is also strided
+        covered: dict[str, set[int]] = {}
+        for h, f in mine:
+            covered.setdefault(h.card_id, set()).update(_lines_explained(f, h))
+        widest = max(len(lines) for lines in covered.values())
+        sure = {h.card_id for h, _ in mine if h.confidence >= SUFFICIENT_CONFIDENCE
+                and "measured_by_trace" not in h.evidence and len(covered[h.card_id]) == widest}
+        mine = [(h, f) for h, f in mine if h.card_id in sure] or mine
         order = mine[0][1].evidence.get("explains_cards") or []
         rank = {card: i for i, card in enumerate(order)}
         best = min(rank.get(h.card_id, len(order)) for h, _ in mine)
@@ -816,14 +856,22 @@ def answer_misses_the_cost(ctx: Context) -> Decision | None:
     if rival.kind == "trace" and rival.evidence.get("share", 0.0) >= MEASURED_WASTE:
         # the run measured where most of the traffic goes: that is the answer, in the form a
         # kindred source idiom names when there is one (the trace measures the mechanism)
-        kin = frozenset().union(*(g for g in KINDRED_FAMILIES if rival.rewrite_family in g))
-        idiom = max((h for h in ctx.hypotheses() if h.rewrite_family in kin - {rival.rewrite_family}
-                     and h.confidence >= SOURCE_CAUSE_CONFIDENCE), key=lambda h: h.confidence, default=None)
+        idiom = _kindred_idiom(ctx, rival)
         if idiom is not None:
             why += f" The source names the form it takes: {idiom.message}"
         return Decision(stop=True, verdict="concluded", reason=why,
                         conclusion=_alone(ctx, ctx.tier(1), idiom or rival))
     return climb(why)
+
+
+def _kindred_idiom(ctx: Context, traced: Finding, overruled: str = "") -> Finding | None:
+    """The source idiom, at least SOURCE_CAUSE_CONFIDENCE sure, of another family in the trace
+    finding's kindred group (not the family it overrules): the trace measured the mechanism,
+    the idiom names its form."""
+    kin = frozenset().union(*(g for g in KINDRED_FAMILIES if traced.rewrite_family in g))
+    return max((h for h in ctx.hypotheses() if h.rewrite_family in kin - {traced.rewrite_family, overruled}
+                and h.confidence >= SOURCE_CAUSE_CONFIDENCE and not is_fallback(h)),
+               key=lambda h: h.confidence, default=None)
 
 
 def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
@@ -848,7 +896,10 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     # a cheap symptom's answer gives way to a trace finding over half the traffic; any answer
     # gives way to one measuring at least 3/4 of the traffic wasted (a 4x gain no pipelining,
     # layout or hint answer reaches)
-    traced = _traced_elsewhere(ctx, answer, TRACE_OUTWEIGHS if weight <= CHEAP_FACT else MEASURED_WASTE)
+    # (an instruction-only symptom's answer, as a confirmation by such a fact, to a quarter)
+    outweighs = (INSTRUCTION_OUTWEIGHS if weight <= INSTRUCTION_ONLY
+                 else TRACE_OUTWEIGHS if weight <= CHEAP_FACT else MEASURED_WASTE)
+    traced = _traced_elsewhere(ctx, answer, outweighs)
     return (traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
             or _source_cause_of(ctx, answer))
 
@@ -1028,18 +1079,25 @@ def _same_place(fact: Finding, hypothesis: Finding) -> bool:
     statement assigns) and is explained there by its card; a launch-site
     hypothesis is about the whole kernel, so any line of the symptom will do."""
     line_cards = fact.evidence.get("line_cards") or {}
-    if not line_cards:
+    if not line_cards or (hypothesis.location or {}).get("line") is None and not _launched(hypothesis):
         return True
+    return bool(_lines_explained(fact, hypothesis))
+
+
+def _lines_explained(fact: Finding, hypothesis: Finding) -> set[int]:
+    """The symptom's source lines the hypothesis is explained at by its card (all of them for a
+    launch-site hypothesis; else the lines of its statement and the accesses it reaches)."""
+    line_cards = fact.evidence.get("line_cards") or {}
+    mine = {int(line) for line, cards in line_cards.items() if hypothesis.card_id in cards}
     if _launched(hypothesis):
-        return any(hypothesis.card_id in cards for cards in line_cards.values())
+        return mine
     loc = hypothesis.location or {}
     first = loc.get("line")
     if first is None:
-        return True
+        return mine
     last = loc.get("end_line") or first
     reaches = set(loc.get("reaches") or [])
-    return any((first <= int(line) <= last or int(line) in reaches)
-               and hypothesis.card_id in cards for line, cards in line_cards.items())
+    return {line for line in mine if first <= line <= last or line in reaches}
 
 
 # ---------------------------------------------------------------- conclusions

@@ -277,8 +277,11 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str],
             capture, LAUNCH_LOOP_CARD, card_families, "launch-count",
             f"one call of the launcher launches {named}: each launch pays the launch cost "
             "and reads its inputs again for a slice of the work", {"launches": repeated})
-        # a loop of launches or separate launches of one kernel: tier 1 says which
+        # a loop of launches or separate launches of one kernel: tier 1 says which (of that
+        # kernel: the count says nothing of how the other kernels hand data to each other)
         finding.card_id, finding.rewrite_family = "", ""
+        if len(repeated) == 1:
+            finding.location["function"] = next(iter(repeated))
         finding.evidence["explains_cards"] = [c for c in (LAUNCH_LOOP_CARD, INTERMEDIATE_CARD)
                                               if c in card_families]
         if max(repeated.values()) >= MANY_LAUNCHES:

@@ -42,6 +42,8 @@ its share of the launch's sector traffic, and its confidence grows with that sha
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import json
 import os
@@ -237,6 +239,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _growing_walk_findings(report, rows, total, path)
     found += _dropped_step_findings(report, rows, total, path)
     found += _blind_program_findings(report, rows, total, path)
+    found += _empty_program_findings(report, rows, total, path)
     found += _shared_operand_findings(report, rows, total, path)
     if backend == "ascend":
         found += _small_tile_findings(rows, total, path)
@@ -419,7 +422,7 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
         share = sum(r["sector_bytes"] for r in mine) / total
         idle = share * (1 - count / units)  # the machine the grid leaves idle, weighed
         moved = sum(_per_program(r) for r in mine)
-        once = all(max(r["execs"] or [1]) <= 1 for r in mine)
+        once = all(max(r["execs"] or [1]) <= _static_execs(r, path) for r in mine)
         if backend == "cuda" and count >= SHORT_PROGRAMS_PER_UNIT * units and once \
                 and 0 < moved <= SHORT_PROGRAM_BYTES and share >= 0.5:
             found.append(_finding(
@@ -439,6 +442,38 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                 f"{units}-{machine} while it moves {share:.0%} of the traffic.", idle, None, path,
                 {"kernel": launch["kernel"], "programs": count}))
     return found
+
+
+MEMORY_CALLS = {"load": ("load",), "store": ("store",), "atomic": ("atomic_add", "atomic_max", "atomic_min",
+                                                                 "atomic_and", "atomic_or", "atomic_xor",
+                                                                 "atomic_xchg", "atomic_cas")}
+
+
+@functools.lru_cache(maxsize=64)
+def _calls_by_line(file: str) -> dict[tuple[int, str], int]:
+    """(line, call name) -> how many such calls the source has on that line."""
+    try:
+        tree = ast.parse(Path(file).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    counts: dict[tuple[int, str], int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            key = (node.lineno, node.func.attr)
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _static_execs(row: dict, kernel: str) -> int:
+    """How often one program runs this access with no loop around it: once per call of its op
+    on the line, times the call sites of the @triton.jit helper that holds it (a helper that
+    loads a vertex's three coordinates, called for four vertices, runs twelve loads). The
+    source is read from the diagnosed kernel's path when the trace ran a file of its name
+    (a cached trace may name another checkout's copy)."""
+    file = row.get("file") or ""
+    calls = _calls_by_line(kernel if Path(file).name == Path(kernel).name else file)
+    here = sum(calls.get((row["line"], name), 0) for name in MEMORY_CALLS.get(row["op"], (row["op"],)))
+    return max(here, 1) * max(len(row.get("site_spans") or {}), 1)
 
 
 def _span(row: dict) -> tuple[int, int] | None:
@@ -506,7 +541,10 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
     for r in rows:  # neighbouring programs looping over the same bytes: a slice redone per program
         shared = max((r.get("overlap_next") or {}).values(), default=0.0)
         share = r["sector_bytes"] / total
-        if (r["op"] == "load" and shared >= 0.9 and min(r["execs"] or [0]) >= 2 and share >= 0.5
+        # most of the addresses shared, or half of them by a load run many times per tile the
+        # program writes (each program re-reading the tiles before its own, a prefix rebuilt)
+        overlapping = shared >= 0.9 or (shared >= 0.5 and _loads_per_store(r, rows) >= REREADS_PER_STORE)
+        if (r["op"] == "load" and overlapping and min(r["execs"] or [0]) >= 2 and share >= 0.5
                 and max(r["unique_bytes"] or [0]) >= 16384 and not _has_dot(report, r["launch"])
                 and _read_again(r, rows)):
             found.append(_finding(
@@ -516,6 +554,18 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
                 f"{share:.0%} of the traffic: each redoes the same pass over one slice.",
                 share, r, path, {"line": r["line"], "shared": shared}))
     return found
+
+
+REREADS_PER_STORE = 4  # tile loads per tile store of the same launch, per program
+
+
+def _loads_per_store(load: dict, rows: list[dict]) -> float:
+    """How many times per program this tile load runs for each run of the launch's most frequent
+    tile store (0 when the launch stores no tile)."""
+    stores = [max(r["execs"] or [0]) for r in rows if r["launch"] == load["launch"] and r["op"] == "store"
+              and max(r["shape"] or [1]) > 1]
+    most = max(stores, default=0)
+    return min(load["execs"] or [0]) / most if most else 0.0
 
 
 def _stores_little(rows: list[dict], launch: int) -> bool:
@@ -885,6 +935,41 @@ def _blind_program_findings(report: dict, rows: list[dict], total: float, path: 
             f"a tile although every lane of their loads (lines {lines}) is masked off: the tile is "
             "a constant computed the long way, where a test on its bounds could store it directly.",
             blind / n * launch_share, stores[0], path, {"blind_programs": blind, "programs": n}))
+    return found
+
+
+EMPTY_PROGRAMS = 0.4  # of the sampled programs: moving tiles in, storing nothing
+
+
+def _empty_program_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """Programs whose every tile store is masked off although their tile loads moved bytes: they
+    read (and multiply) a whole tile to write nothing (an m-tile past its segment's rows that
+    only the row mask stops, a flag checked at the store). Weighed by the share of the sampled
+    programs that did so times the launch's share of the traffic; the sample starts at the
+    grid's first programs, where the data usually is, so the share is a lower bound."""
+    found = []
+    for launch in sorted({r["launch"] for r in rows}):
+        mine = [r for r in rows if r["launch"] == launch and max(r["shape"] or [1]) > 1]
+        loads = [r for r in mine if r["op"] == "load"]
+        stores = [r for r in mine if r["op"] == "store"]
+        programs = {len(r["execs"]) for r in mine}
+        if not loads or not stores or len(programs) != 1 or (n := programs.pop()) < 3:
+            continue
+        idle = [p for p in range(n)
+                if all(r["execs"][p] and r["idle_execs"][p] == r["execs"][p] for r in stores)
+                and any(r["idle_execs"][p] < r["execs"][p] for r in loads)]
+        empty = len(idle)
+        launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == launch) / total
+        if empty < EMPTY_PROGRAMS * n or empty / n * launch_share < MIN_DROPPED_SHARE:
+            continue
+        moved = sorted({r["line"] for r in loads for p in idle if r["idle_execs"][p] < r["execs"][p]})
+        found.append(_finding(
+            "common-gated-program", "skip-masked-tiles",
+            f"Traced on the CPU, {empty} of the {n} sampled programs of {stores[0]['kernel']} store "
+            f"nothing (every lane of their stores is masked off) after loading tiles at line(s) "
+            f"{', '.join(map(str, moved[:4]))}: whole tiles read for no output, where a test on the "
+            "program's bounds could leave before its loads.",
+            empty / n * launch_share, stores[0], path, {"empty_programs": empty, "programs": n}))
     return found
 
 

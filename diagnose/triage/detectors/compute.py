@@ -567,10 +567,11 @@ def rank3_dot(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-@detector("matvec-per-row", ("cuda",))
+@detector("matvec-per-row")
 def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
     """Each program multiplies one row (a token) by a weight tile with broadcast-multiply-sum:
-    no tl.dot, so no tensor cores, and the weight is re-read by every row's program."""
+    no tl.dot, so no tensor cores (on the NPU, no cube), and the weight is re-read by every
+    row's program."""
     matches = []
     for kernel in module.kernels.values():
         if kernel.calls("dot"):
@@ -578,14 +579,16 @@ def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
         for call in kernel.calls("sum"):
             if not _broadcast_product_sum(kernel, call):
                 continue
+            unit, mma, check = (("vector cores", "the cube", "msprof: aiv_vec_ratio high, no aic_mac time")
+                                if backend == "ascend" else
+                                ("CUDA cores", "tensor cores", "SASS: FFMA reduction instead of HMMA/WGMMA"))
             matches.append(_match(
                 module, kernel, call, "matvec-per-row", 0.7,
                 f"`{kernel.name}` computes a matrix-vector product per program "
                 f"(`{ast.unparse(call)[:60]}`): every row re-reads the weight tile and the "
-                "math runs on CUDA cores; a tile of rows times the weight with tl.dot reads it "
-                "once per tile and uses tensor cores.",
-                ["profile: weight bytes re-read once per row",
-                 "SASS: FFMA reduction instead of HMMA/WGMMA"]))
+                f"math runs on {unit}; a tile of rows times the weight with tl.dot reads it "
+                f"once per tile and uses {mma}.",
+                ["profile: weight bytes re-read once per row", check]))
             break
     return matches
 

@@ -382,25 +382,45 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
             seen.setdefault(key, set()).add(type(node.op).__name__)
             if key not in first or node.lineno < first[key].lineno:
                 first[key] = node
+        runtime_keys = {key for key in seen if _runtime_divisor(kernel, first[key].right)}
+        # many runtime divisions per element (a generic N-d index decode) are issue-bound work of
+        # their own: about 20 integer instructions each against a few bytes the element moves
+        issue_bound = len(runtime_keys) >= ISSUE_BOUND_DIVISIONS
+        lead = min((first[key] for key in runtime_keys), key=lambda n: (n.lineno, n.col_offset), default=None)
         for key, ops in seen.items():
             node = first[key]
-            divisor = node.right
-            param = kernel.param(divisor.id) if isinstance(divisor, ast.Name) else None
-            runtime = param is not None and not param.constexpr
+            runtime = key in runtime_keys
             confidence = (0.6 if runtime else 0.3) + (0.1 if len(ops) == 2 else 0.0)
             if backend == "ascend":
                 confidence += 0.1  # a div/mod the structurer cannot remove scalarizes the access
+            many = ""
+            if issue_bound and node is lead:
+                confidence = max(confidence, 0.8)
+                many = (f" The kernel divides each element's index by {len(runtime_keys)} runtime values: "
+                        f"about {20 * len(runtime_keys)} integer instructions per element, more than its "
+                        "memory traffic takes to move.")
             matches.append(_match(
                 module, kernel, node, "div-mod-index", min(confidence, 0.8),
                 f"`{kernel.name}` decodes a flattened tile index with "
                 f"{' and '.join(sorted('//' if o == 'FloorDiv' else '%' for o in ops))} by "
-                f"`{key[1]}`{' (a runtime value)' if runtime else ''} on every element.",
+                f"`{key[1]}`{' (a runtime value)' if runtime else ''} on every element.{many}",
                 ["SASS/PTX: integer division sequences per element in the hot loop"
                  if backend == "cuda" else
                  "TTIR after triton-to-structured: div/rem still present on the pointer offsets",
                  "profile: kernel is compute- or issue-bound rather than memory-bound"],
-                divisor=key[1], runtime_divisor=runtime))
+                divisor=key[1], runtime_divisor=runtime, runtime_divisions=len(runtime_keys)))
     return matches
+
+
+ISSUE_BOUND_DIVISIONS = 4  # runtime divisors per element past which integer work outlasts the traffic
+
+
+def _runtime_divisor(kernel: JitKernel, divisor: ast.expr) -> bool:
+    """A divisor known only at run time: a non-constexpr parameter, or an expression of them
+    (`W * H`) with no constexpr among its names."""
+    names = [n.id for n in ast.walk(divisor) if isinstance(n, ast.Name)]
+    params = [kernel.param(n) for n in names]
+    return bool(params) and all(p is not None for p in params) and not any(p.constexpr for p in params)
 
 
 def _same_number(a: ast.expr, b: ast.expr) -> bool:
