@@ -908,6 +908,20 @@ def _shared_operand_findings(report: dict, rows: list[dict], total: float, path:
 BLIND_PROGRAMS = 0.5  # of the sampled programs: storing tiles computed from no loaded lane
 
 
+def _tile_launches(rows: list[dict]) -> list[tuple[int, list[dict], list[dict], int]]:
+    """(launch, its tile loads, its tile stores, sampled programs) for each launch with both,
+    sampled at the same >= 3 programs."""
+    out = []
+    for launch in sorted({r["launch"] for r in rows}):
+        mine = [r for r in rows if r["launch"] == launch and max(r["shape"] or [1]) > 1]
+        loads = [r for r in mine if r["op"] == "load"]
+        stores = [r for r in mine if r["op"] == "store"]
+        programs = {len(r["execs"]) for r in mine}
+        if loads and stores and len(programs) == 1 and (n := programs.pop()) >= 3:
+            out.append((launch, loads, stores, n))
+    return out
+
+
 def _blind_program_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
     """Programs that store a tile although every tile load they made was masked off: their
     output is a constant the program computed the whole path to reach (a region outside a box,
@@ -915,13 +929,7 @@ def _blind_program_findings(report: dict, rows: list[dict], total: float, path: 
     the share of the sampled programs that did so times the launch's share of the traffic (their
     cost is the arithmetic and the masked instructions, not bytes)."""
     found = []
-    for launch in sorted({r["launch"] for r in rows}):
-        mine = [r for r in rows if r["launch"] == launch and max(r["shape"] or [1]) > 1]
-        loads = [r for r in mine if r["op"] == "load"]
-        stores = [r for r in mine if r["op"] == "store"]
-        programs = {len(r["execs"]) for r in mine}
-        if not loads or not stores or len(programs) != 1 or (n := programs.pop()) < 3:
-            continue
+    for launch, loads, stores, n in _tile_launches(rows):
         blind = sum(1 for p in range(n)
                     if all(r["idle_execs"][p] == r["execs"][p] for r in loads)
                     and any(r["idle_execs"][p] < r["execs"][p] for r in stores))
@@ -948,13 +956,7 @@ def _empty_program_findings(report: dict, rows: list[dict], total: float, path: 
     programs that did so times the launch's share of the traffic; the sample starts at the
     grid's first programs, where the data usually is, so the share is a lower bound."""
     found = []
-    for launch in sorted({r["launch"] for r in rows}):
-        mine = [r for r in rows if r["launch"] == launch and max(r["shape"] or [1]) > 1]
-        loads = [r for r in mine if r["op"] == "load"]
-        stores = [r for r in mine if r["op"] == "store"]
-        programs = {len(r["execs"]) for r in mine}
-        if not loads or not stores or len(programs) != 1 or (n := programs.pop()) < 3:
-            continue
+    for launch, loads, stores, n in _tile_launches(rows):
         idle = [p for p in range(n)
                 if all(r["execs"][p] and r["idle_execs"][p] == r["execs"][p] for r in stores)
                 and any(r["idle_execs"][p] < r["execs"][p] for r in loads)]
