@@ -33,6 +33,7 @@ ASCEND_TWIN = {
     "cuda-small-grid-underfill": "ascend-small-grid-underfill",
     "cuda-fp32-dot": "ascend-fp32-dot",
     "cuda-global-accumulator": "ascend-global-accumulator",
+    "cuda-matvec-per-row": "ascend-matvec-per-row",
 }
 
 
