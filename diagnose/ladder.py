@@ -618,16 +618,12 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
-    for traced, what in ((_refined_by_trace(ctx, hypothesis), "and the CPU trace measured which form it takes"),
-                         (_traced_elsewhere(ctx, hypothesis, _outweighs(fact), fact),
-                          "but the CPU trace measured where the traffic goes")):
+    for traced, overrules, what in (
+            (_refined_by_trace(ctx, hypothesis), False, "and the CPU trace measured which form it takes"),
+            (_traced_elsewhere(ctx, hypothesis, _outweighs(fact), fact), True,
+             "but the CPU trace measured where the traffic goes")):
         if traced is not None:
-            # the measured mechanism elsewhere, in the form a kindred source idiom names when the
-            # source has no idiom of the trace's own family
-            own = any(h.rewrite_family == traced.rewrite_family and h.confidence >= SOURCE_CAUSE_CONFIDENCE
-                      for h in ctx.hypotheses())
-            idiom = _kindred_idiom(ctx, traced, hypothesis.rewrite_family) \
-                if not own and traced.rewrite_family != hypothesis.rewrite_family and what.startswith("but") else None
+            idiom = _overruling_form(ctx, traced, hypothesis) if overrules else None
             form = f" The source names the form it takes: {idiom.message}" if idiom is not None else ""
             return Decision(stop=True, verdict="concluded",
                             reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
@@ -872,6 +868,16 @@ def _kindred_idiom(ctx: Context, traced: Finding, overruled: str = "") -> Findin
     return max((h for h in ctx.hypotheses() if h.rewrite_family in kin - {traced.rewrite_family, overruled}
                 and h.confidence >= SOURCE_CAUSE_CONFIDENCE and not is_fallback(h)),
                key=lambda h: h.confidence, default=None)
+
+
+def _overruling_form(ctx: Context, traced: Finding, overruled: Finding) -> Finding | None:
+    """A trace finding that overrules a confirmed idiom of another family concludes in the form
+    a kindred source idiom names, when the source has no idiom of the trace's own family."""
+    own = any(h.rewrite_family == traced.rewrite_family and h.confidence >= SOURCE_CAUSE_CONFIDENCE
+              for h in ctx.hypotheses())
+    if own or traced.rewrite_family == overruled.rewrite_family:
+        return None
+    return _kindred_idiom(ctx, traced, overruled.rewrite_family)
 
 
 def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:

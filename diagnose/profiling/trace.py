@@ -43,7 +43,6 @@ its share of the launch's sector traffic, and its confidence grows with that sha
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import json
 import os
@@ -55,6 +54,7 @@ from typing import Any
 
 from diagnose.evidence import Finding
 from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES
+from diagnose.triage.detectors.memory import MEMORY_OPS
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
@@ -407,6 +407,7 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                      backend: str = "cuda") -> list[Finding]:
     units, machine = UNITS.get(backend, UNITS["cuda"])
     found = []
+    sources: dict[str, dict[tuple[int, str], int]] = {}  # each kernel file's memory calls, read once
     for kernel, count in (report.get("launch_count") or {}).items():
         if count >= LAUNCH_LOOP:
             share = sum(r["sector_bytes"] for r in rows if r["kernel"] == kernel) / total
@@ -422,7 +423,7 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
         share = sum(r["sector_bytes"] for r in mine) / total
         idle = share * (1 - count / units)  # the machine the grid leaves idle, weighed
         moved = sum(_per_program(r) for r in mine)
-        once = all(max(r["execs"] or [1]) <= _static_execs(r, path) for r in mine)
+        once = all(max(r["execs"] or [1]) <= _static_execs(r, path, sources) for r in mine)
         if backend == "cuda" and count >= SHORT_PROGRAMS_PER_UNIT * units and once \
                 and 0 < moved <= SHORT_PROGRAM_BYTES and share >= 0.5:
             found.append(_finding(
@@ -444,36 +445,32 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
     return found
 
 
-MEMORY_CALLS = {"load": ("load",), "store": ("store",), "atomic": ("atomic_add", "atomic_max", "atomic_min",
-                                                                 "atomic_and", "atomic_or", "atomic_xor",
-                                                                 "atomic_xchg", "atomic_cas")}
-
-
-@functools.lru_cache(maxsize=64)
 def _calls_by_line(file: str) -> dict[tuple[int, str], int]:
-    """(line, call name) -> how many such calls the source has on that line."""
+    """(line, memory op) -> how many such calls the source has on that line (atomics of every
+    kind count as "atomic", as the trace names them); empty when the file cannot be read."""
     try:
         tree = ast.parse(Path(file).read_text())
     except (OSError, SyntaxError, ValueError):
         return {}
     counts: dict[tuple[int, str], int] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            key = (node.lineno, node.func.attr)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MEMORY_OPS:
+            key = (node.lineno, "atomic" if node.func.attr.startswith("atomic") else node.func.attr)
             counts[key] = counts.get(key, 0) + 1
     return counts
 
 
-def _static_execs(row: dict, kernel: str) -> int:
+def _static_execs(row: dict, kernel: str, sources: dict[str, dict[tuple[int, str], int]]) -> int:
     """How often one program runs this access with no loop around it: once per call of its op
     on the line, times the call sites of the @triton.jit helper that holds it (a helper that
     loads a vertex's three coordinates, called for four vertices, runs twelve loads). The
     source is read from the diagnosed kernel's path when the trace ran a file of its name
-    (a cached trace may name another checkout's copy)."""
+    (a cached trace may name another checkout's copy), once per file (`sources`)."""
     file = row.get("file") or ""
-    calls = _calls_by_line(kernel if Path(file).name == Path(kernel).name else file)
-    here = sum(calls.get((row["line"], name), 0) for name in MEMORY_CALLS.get(row["op"], (row["op"],)))
-    return max(here, 1) * max(len(row.get("site_spans") or {}), 1)
+    file = kernel if Path(file).name == Path(kernel).name else file
+    if file not in sources:
+        sources[file] = _calls_by_line(file)
+    return sources[file].get((row["line"], row["op"]), 1) * max(len(row.get("site_spans") or {}), 1)
 
 
 def _span(row: dict) -> tuple[int, int] | None:
