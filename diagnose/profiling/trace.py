@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from diagnose.evidence import Finding
-from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES
+from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
 from diagnose.triage.detectors.memory import MEMORY_OPS
 
 HERE = Path(__file__).resolve().parent
@@ -436,7 +436,8 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                 # how to give a program more work (a bigger block, more rows, a tree instead of
                 # atomics) is the source idiom's to say: this ranks, it does not overrule
                 ranks_only=True))
-        if count < units and share >= 0.5 and launch.get("grid"):
+        fills = backend == "ascend" and fills_a_part(count, _has_dot(report, index))
+        if count < units and share >= 0.5 and launch.get("grid") and not fills:
             found.append(_finding(
                 "cuda-small-grid-underfill", "split-work-across-programs",
                 f"Traced on the CPU, {launch['kernel']} runs {count} program(s) on a "

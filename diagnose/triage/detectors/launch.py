@@ -687,6 +687,16 @@ HOPPER_SMS = 132          # SMs of an H100/H200, the sm_90 parts the IR is captu
 # The A2 part profiled in triton-ascend docs/en/debug_guide/profiling.md has 48 vector cores.
 VECTOR_CORES = 48
 AI_CORES = 24  # its cube (AIC) cores, which run the kernels with a tl.dot
+# The smallest Atlas A2 parts (910B3, 910B4) have 20 AI cores and 40 vector cores, and triton-ascend
+# authors size a grid to the part they run on (`num_vectorcore` of the device's properties): a grid
+# of at least that many programs fills a real part and is not read as an underfilled one.
+VECTOR_CORES_LEAST = 40
+AI_CORES_LEAST = 20
+
+
+def fills_a_part(programs: int, cube: bool) -> bool:
+    """An Ascend grid of at least the smallest A2 part's core count (of the kind that runs it)."""
+    return programs >= (AI_CORES_LEAST if cube else VECTOR_CORES_LEAST)
 UNDERFILL_FRACTION = 0.5  # programs below this share of the SMs: at least half the GPU idles
 
 
@@ -752,6 +762,8 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
             (AI_CORES, "AI (cube) cores of an Atlas A2") if kernel.calls("dot")
             else (VECTOR_CORES, "vector cores of an Atlas A2"))
         if programs is None or programs >= units:
+            continue
+        if backend == "ascend" and fills_a_part(programs, kernel.calls("dot")):
             continue
         if not _loops(kernel):
             continue  # one tile per program: a small problem, not a small grid
