@@ -792,6 +792,9 @@ def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Fi
         sure = {h.card_id for h, _ in mine if h.confidence >= SUFFICIENT_CONFIDENCE
                 and "measured_by_trace" not in h.evidence and len(covered[h.card_id]) == widest}
         mine = [(h, f) for h, f in mine if h.card_id in sure] or mine
+        # the fact's order ranks causes the source is about as sure of; a weak one (a constant
+        # `// 2` read as a decode) does not take the symptom from a confident one
+        mine = [(h, f) for h, f in mine if h.confidence >= WEAK_CONFIRMED] or mine
         order = mine[0][1].evidence.get("explains_cards") or []
         rank = {card: i for i, card in enumerate(order)}
         best = min(rank.get(h.card_id, len(order)) for h, _ in mine)
@@ -825,8 +828,11 @@ COSTLY_EVIDENCE = 0.6  # a tier-2 hotspot finding this confident names where the
 # A confident tier-1 hypothesis about work the IR cannot show (a loop over masked tiles, a
 # random draw per element, a copy in the host code) is evidence about the cost too.
 WORK_IDIOM_CONFIDENCE = 0.7
+# A serial recurrence explains narrow loads when it walks one element a step, but one carried
+# over a tile of channels leaves no IR symptom at all: its work stays unseen.
+SOMETIMES_VISIBLE = frozenset({"common-serial-recurrence"})
 IR_VISIBLE_CARDS = {c for cards in (*SYMPTOM_CARDS.values(), *MECHANISM_CARDS.values(),
-                                     HOST_CARDS) for c in cards}
+                                     HOST_CARDS) for c in cards} - SOMETIMES_VISIBLE
 
 
 def answer_misses_the_cost(ctx: Context) -> Decision | None:
@@ -982,6 +988,16 @@ def sufficient_alone(ctx: Context) -> Decision | None:
         return climb(f"Tier 3 alone names {top.card_id} through a cheap symptom only, while a "
                      f"stronger hypothesis about work the IR cannot show stays open "
                      f"({unseen.card_id}, {unseen.confidence:.2f}).")
+    traced = _traced_elsewhere(ctx, top, MEASURED_WASTE) if latest.tier == 3 else None
+    if traced is not None:
+        # an IR fact about how the work runs does not outweigh a measure that most of the work
+        # (three quarters or more) is wasted in another way: the trace's finding answers
+        idiom = _overruling_form(ctx, traced, top)
+        form = f" The source names the form it takes: {idiom.message}" if idiom is not None else ""
+        return Decision(stop=True, verdict="concluded",
+                        reason=f"Tier 3 alone names {top.card_id} ({_head(top.message)}...), but the "
+                               f"CPU trace measured where the work goes: {traced.message}{form}",
+                        conclusion=_alone(ctx, ctx.tier(1), idiom or traced))
     conclusion = _alone(ctx, latest, top)
     # the reason speaks of the finding that concludes (tier 4's own reason is about its search)
     named = _head(top.message) in latest.reason or conclusion.card_id in latest.reason

@@ -18,7 +18,7 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 # tier 4) has to say which of them is at work in this kernel.
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
-                            "cuda-scalar-element-loop", "cuda-div-mod-index",
+                            "cuda-scalar-element-loop", "common-serial-recurrence", "cuda-div-mod-index",
                             "cuda-int64-index", "cuda-data-dependent-mask", "cuda-clamped-index"),
     "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
@@ -54,7 +54,8 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
 # produce that mechanism explain it. A strided fast axis comes before a missing hint: with a
 # unit-stride axis, a hint widens the access; with a strided one, no hint can.
 MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
-    "scalar-pointer": ("cuda-scalar-element-loop",),
+    # one element per step: a walk a tile replaces, or a recurrence an associative scan replaces
+    "scalar-pointer": ("cuda-scalar-element-loop", "common-serial-recurrence"),
     "tile-within-threads": ("common-row-per-program", "common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),

@@ -238,6 +238,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _walk_findings(report, rows, total, path)
     found += _growing_walk_findings(report, rows, total, path)
     found += _dropped_step_findings(report, rows, total, path)
+    found += _zero_product_findings(report, rows, total, path)
     found += _blind_program_findings(report, rows, total, path)
     found += _empty_program_findings(report, rows, total, path)
     found += _shared_operand_findings(report, rows, total, path)
@@ -1001,6 +1002,40 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
             + ("multiplied" if _has_dot(report, sel["launch"]) else "computed") + " for nothing.",
             share, sel, path,
             {"dropped_steps": dropped, "steps": steps, "line": sel["line"]}))
+    return found
+
+
+ZERO_PRODUCTS = 0.5  # a tl.dot whose products are this often made zero by a zero row or column
+
+
+def _zero_product_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """A tl.dot whose first operand's rows are all zero for most of its products over the sampled
+    programs, though each of those rows holds data in some other call: rows a mask filled with
+    zeros (taps that do not apply to an output row, a causal step's probabilities) still go through
+    the tensor cores. Rows zero in every call (past the data) and zero columns of the second operand
+    (zero taps of a filter: data, not a mask) do not count. Weighed by that share times the
+    launch's share of the traffic."""
+    found = []
+    for rec in report.get("dots") or []:
+        counts = rec.get("per_program") or {}
+        calls = sum(counts.values())
+        # rows zero in every call are past the data (a block larger than it: block size, its
+        # own finding); only rows live in some calls and zeroed in others are masked work
+        never = rec.get("never_live") or {}
+        idle = sum(max(v - never.get(p, 0.0) * counts.get(p, 0), 0.0) for p, v in (rec.get("idle") or {}).items())
+        if not calls or idle < ZERO_PRODUCTS * calls:
+            continue
+        launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == rec["launch"]) / total
+        share = idle / calls * launch_share
+        if share < MIN_DROPPED_SHARE:
+            continue
+        found.append(_finding(
+            "common-zero-row-dot", "skip-masked-tiles",
+            f"Traced on the CPU, the tl.dot at line {rec['line']} ({rec['function']}) multiplies "
+            f"{rec['a_shape']} x {rec['b_shape']} tiles of which {idle / calls:.0%} of the rows of the first "
+            f"operand, over its {calls} calls in the sampled programs, are all zero though they hold data "
+            "in other calls (rows a mask filled with zeros): that tensor-core work computes nothing.",
+            share, rec, path, {"zero_share": round(idle / calls, 3), "calls": calls, "line": rec["line"]}))
     return found
 
 

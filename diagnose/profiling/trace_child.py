@@ -110,14 +110,23 @@ class Tracer:
             return "?", 0, "?", ()
         return (*site, tuple(above))
 
-    def dot(self, a: str, b: str, a_shape: list, b_shape: list) -> None:
+    def dot(self, a: str, b: str, a_shape: list, b_shape: list, live=None) -> None:
+        """A tl.dot ran; `live`: which rows of its first operand hold a nonzero value (a row a
+        mask filled with zeros makes its products zero whatever the other operand holds)."""
         if self.program is None:
             return
         file, line, function, _callers = self._site()
         rec = self.dots.setdefault((len(self.launches) - 1, file, line, a, b), {
-            "function": function, "a_shape": a_shape, "b_shape": b_shape, "per_program": {}})
+            "function": function, "a_shape": a_shape, "b_shape": b_shape, "per_program": {},
+            "idle": {}, "ever_live": {}})
         key = ",".join(map(str, self.program))
         rec["per_program"][key] = rec["per_program"].get(key, 0) + 1
+        if live is not None and live.size:
+            # zero rows per call, and the rows live in some call: rows never live are past the
+            # data (an oversized block), rows live in some calls only were masked for those
+            rec["idle"][key] = round(rec["idle"].get(key, 0.0) + 1.0 - float(live.mean()), 4)
+            ever = rec["ever_live"].get(key)
+            rec["ever_live"][key] = live.copy() if ever is None or ever.shape != live.shape else ever | live
 
     def select(self, kept_any: bool) -> None:
         """A tl.where over a tile ran in the current program; `kept_any`: its condition held
@@ -211,7 +220,8 @@ class Tracer:
 
 def _dot_summary(tracer: Tracer) -> list[dict]:
     return [{"launch": k[0], "file": k[1], "line": k[2], "function": v["function"], "a": k[3], "b": k[4],
-             "a_shape": v["a_shape"], "b_shape": v["b_shape"], "per_program": v["per_program"]}
+             "a_shape": v["a_shape"], "b_shape": v["b_shape"], "per_program": v["per_program"],
+             "idle": v["idle"], "never_live": {p: round(1.0 - float(e.mean()), 4) for p, e in v["ever_live"].items()}}
             for k, v in tracer.dots.items()]
 
 
@@ -259,8 +269,14 @@ def _install(tracer: Tracer) -> None:
 
     dot = builder.create_dot
 
+    def live_rows(a):
+        """Per row of a dot's first operand (all leading axes flattened): any nonzero value."""
+        x = np.asarray(a)
+        return np.any(x != 0, axis=-1).reshape(-1) if x.ndim >= 2 and x.size else None
+
     def create_dot(self, a, b, *args, **kwargs):
-        tracer.dot(str(a.dtype.scalar), str(b.dtype.scalar), list(np.shape(a.data)), list(np.shape(b.data)))
+        tracer.dot(str(a.dtype.scalar), str(b.dtype.scalar), list(np.shape(a.data)), list(np.shape(b.data)),
+                   live_rows(a.data) if tracer.program is not None else None)
         return dot(self, a, b, *args, **kwargs)
 
     builder.create_dot = create_dot

@@ -16,6 +16,7 @@ from diagnose.triage.detectors.memory import (
     depends_on,
     memory_ops,
     pointer_of,
+    prefix_consumed,
 )
 from diagnose.triage.detectors.model import (
     REDUCE_OPS,
@@ -810,6 +811,15 @@ def _pointer_params(kernel: JitKernel, call: ast.Call) -> set[str]:
     return set()
 
 
+def _loaded_length(kernel: JitKernel, expr: ast.AST) -> bool:
+    """The expression reads memory, directly or through a name bound to a tl.load (a length
+    per program, `n = tl.load(lengths + row)`), rather than being arithmetic of the program id."""
+    names = names_in(expr) | depends_on(kernel, expr)
+    values = [getattr(a, "value", None) for name in names for a in kernel.assigns.get(name, [])]
+    return any(isinstance(c, ast.Call) and call_name(c) == "load"
+               for node in [expr, *(v for v in values if v is not None)] for c in ast.walk(node))
+
+
 @detector("prefix-rescan")
 def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
     """A loop whose trip count grows with the program id and re-reads, from the same tensor,
@@ -832,6 +842,9 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
             if not direct and not bound & pids and not triangular:
                 continue
             inner = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
+            if not direct and not triangular and _loaded_length(kernel, loop.iter) and inner and all(
+                    depends_on(kernel, pointer_of(c)) & pids for c in inner):  # type: ignore[arg-type]
+                continue  # a per-program length read from memory, over the program's own row
             inside = {id(c) for c in inner}
             outer = [c for c in kernel.calls("load") if id(c) not in inside]
             carried = [s for s in ast.walk(loop) if isinstance(s, ast.AugAssign)]
@@ -960,6 +973,20 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
             hit = next(((c, name) for c in stores for name in carried
                         if name in depends_on(kernel, c.args[1]) | names_in(c.args[1])), None)
             if hit is None:
+                consumed = prefix_consumed(kernel, loop)
+                if consumed is not None:
+                    state, use = consumed
+                    matches.append(_match(
+                        module, kernel, loop, "serial-recurrence", 0.75,
+                        f"`{kernel.name}` walks its loop one element per step, carries `{state}` "
+                        f"from step to step and adds a function of it to "
+                        f"`{_assigned_target(use)}` at every step (line {use.lineno}): every prefix "
+                        "state is used, so the walk is a scan; a tile of steps with an associative "
+                        "scan (tl.cumsum, tl.associative_scan) computes all of them in log steps.",
+                        ["trace: per program, one-element loads executed once per step for many steps",
+                         "profile: achieved bandwidth a few percent of peak"],
+                        carried=state, consumer_line=use.lineno))
+                    break
                 continue
             store, name = hit
             matches.append(_match(
@@ -974,6 +1001,11 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
             break
         matches += _prefix_searches(module, kernel)
     return matches
+
+
+def _assigned_target(stmt: ast.stmt) -> str:
+    target = getattr(stmt, "target", None)
+    return target.id if isinstance(target, ast.Name) else "?"
 
 
 def _prefix_searches(module: KernelModule, kernel: JitKernel) -> list[Match]:

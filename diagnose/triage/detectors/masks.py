@@ -386,7 +386,9 @@ def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
     for cmp in _compares(cond):
         sides = [cmp.left, *cmp.comparators]
         names = [{n.id for n in ast.walk(side) if isinstance(n, ast.Name)} for side in sides]
-        indexed = [bool(ns & tiles) for ns in names]
+        # a side built from an index tile through names (`cols = start + offs_n`, `q_chunk =
+        # rows // block_len`) is a position too
+        indexed = [bool((ns | depends_on(kernel, side)) & tiles) for ns, side in zip(names, sides, strict=True)]
         if len(sides) != 2 or not indexed[0] and not indexed[1]:
             continue
         other = names[1] if indexed[0] else names[0]

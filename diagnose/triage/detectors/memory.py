@@ -507,6 +507,49 @@ def _element_step_loop(kernel: JitKernel, shapes: ShapeInference, loop: ast.For 
     return scalar_lookup and reduced
 
 
+def _assigned_names(stmt: ast.stmt) -> list[str]:
+    """The names an assignment binds: `a = ...`, `a, b = ...`, `a += ...`."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        elts = target.elts if isinstance(target, ast.Tuple) else [target]
+        return [e.id for e in elts if isinstance(e, ast.Name)]
+    return []
+
+
+def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While) -> tuple[str, ast.stmt] | None:
+    """A loop of one-element steps whose running state (a value the loop updates from itself,
+    set before the loop) feeds, at every step, a sum of another name (`total += log(s) + m`):
+    every prefix state is used, not only the last, so the loop is a scan, not a reduction a
+    tile and one tl.sum replace. (carried name, the statement that consumes it) or None."""
+    calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+    if not any(call_name(c) == "load" for c in calls) or any(
+            call_name(c) in ("dot", "associative_scan", "cumsum") for c in calls):
+        return None
+    shapes = ShapeInference(kernel)
+    if any(is_tile(shapes.shape(pointer_of(c), c.lineno)) for c in calls
+           if call_name(c) == "load" and pointer_of(c) is not None):
+        return None  # tile steps: a chunked loop, its own idioms
+    inside = {id(n) for n in ast.walk(loop)}
+    body = [n for n in ast.walk(loop) if isinstance(n, ast.Assign | ast.AugAssign)]
+    carried = set()
+    for stmt in body:
+        value = stmt.value
+        for name in _assigned_names(stmt):
+            before = any(id(a) not in inside for a in kernel.assigns.get(name, []))
+            if before and (isinstance(stmt, ast.AugAssign) or name in names_in(value)):
+                carried.add(name)
+    for stmt in body:
+        if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add | ast.Sub)
+                and isinstance(stmt.target, ast.Name)):
+            continue
+        used = (names_in(stmt.value) | depends_on(kernel, stmt.value)) & (carried - {stmt.target.id})
+        if used and stmt.target.id in carried:
+            return sorted(used)[0], stmt
+    return None
+
+
 @detector("scalar-loop")
 def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -516,8 +559,8 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
             ops = [c for stmt in loop.body for c in ast.walk(stmt)
                    if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
                    and pointer_of(c) is not None]
-            if not ops:
-                continue
+            if not ops or prefix_consumed(kernel, loop) is not None:
+                continue  # a walk whose every prefix state is used: a scan (serial-recurrence)
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
                 if _element_step_loop(kernel, shapes, loop, counter, ops, ptr_shapes):
