@@ -44,12 +44,14 @@ def _grid_confidence(cores: int, backend: str) -> float | None:
 
 
 def test_an_npu_grid_near_the_core_count_is_a_weak_hypothesis() -> None:
-    near = _grid_confidence(40, "ascend")  # 40 of 48 vector cores: 1.2x at most
+    near = _grid_confidence(36, "ascend")  # 36 of 48 vector cores: 1.33x at most
     half = _grid_confidence(24, "ascend")  # half of them idle: 2x at most
     few = _grid_confidence(8, "ascend")
     assert near is not None and half is not None and few is not None
-    assert near <= 0.25 < half <= few
+    assert near <= 0.35 < half <= few
     assert _grid_confidence(48, "ascend") is None  # every core busy: no finding
+    # 40 fills the smallest Atlas A2 part (910B3/B4: 40 vector cores): no finding (session 21)
+    assert _grid_confidence(40, "ascend") is None
 
 
 def test_a_gpu_grid_below_the_sm_count_keeps_its_weight() -> None:
@@ -146,7 +148,7 @@ def mm(a_ptr, b_ptr, c_ptr, n_tiles, PROGS: tl.constexpr, B: tl.constexpr):
 
 def run(a, b):
     c = torch.empty_like(a)
-    mm[(20,)](a, b, c, a.shape[0], PROGS=20, B=64)
+    mm[(16,)](a, b, c, a.shape[0], PROGS=16, B=64)
     return c
 '''
 
@@ -154,5 +156,8 @@ def run(a, b):
 def test_an_npu_dot_kernel_is_weighed_against_the_cube_cores() -> None:
     grid = next(f for f in triage(DOT_GRID, "k.py", "ascend").findings
                 if f.card_id == "ascend-small-grid-underfill")
-    assert "20 programs for the 24 AI (cube) cores" in grid.message and grid.confidence <= 0.25
-    assert _grid_confidence(20, "ascend") >= 0.6  # a vector kernel of 20 leaves 28 of 48 idle
+    assert "16 programs for the 24 AI (cube) cores" in grid.message and grid.confidence <= 0.4
+    assert _grid_confidence(16, "ascend") >= 0.6  # a vector kernel of 16 leaves 32 of 48 idle
+    # 20 cube programs fill the smallest Atlas A2 part (20 AI cores): no finding (session 21)
+    assert not [f for f in triage(DOT_GRID.replace("16", "20"), "k.py", "ascend").findings
+                if f.card_id == "ascend-small-grid-underfill"]

@@ -54,8 +54,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
 # produce that mechanism explain it. A strided fast axis comes before a missing hint: with a
 # unit-stride axis, a hint widens the access; with a strided one, no hint can.
 MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
-    # one element per step: a walk a tile replaces, or a recurrence an associative scan replaces
-    "scalar-pointer": ("cuda-scalar-element-loop", "common-serial-recurrence"),
+    "scalar-pointer": ("cuda-scalar-element-loop",),
     "tile-within-threads": ("common-row-per-program", "common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),

@@ -974,6 +974,11 @@ def _empty_program_findings(report: dict, rows: list[dict], total: float, path: 
     return found
 
 
+def _launch_weighed(rows: list[dict], total: float, launch: int, fraction: float) -> float:
+    """A share of one launch's work, weighed by the launch's share of all the traced traffic."""
+    return fraction * sum(r["sector_bytes"] for r in rows if r["launch"] == launch) / total
+
+
 DROPPED_STEPS = 0.5  # a select keeping no lane on at least this share of its loop's steps
 MIN_SELECT_STEPS = 4  # per sampled program: fewer executions are no loop to skip steps of
 MIN_DROPPED_SHARE = 0.3  # dropped share of the steps times the launch's share of the traffic
@@ -991,8 +996,7 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
         steps, dropped = sum(v[0] for v in counts), sum(v[1] for v in counts)
         if not steps or dropped < DROPPED_STEPS * steps:
             continue
-        launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == sel["launch"]) / total
-        share = dropped / steps * launch_share
+        share = _launch_weighed(rows, total, sel["launch"], dropped / steps)
         if share < MIN_DROPPED_SHARE:
             continue
         found.append(_finding(
@@ -1025,8 +1029,7 @@ def _zero_product_findings(report: dict, rows: list[dict], total: float, path: s
         idle = sum(max(v - never.get(p, 0.0) * counts.get(p, 0), 0.0) for p, v in (rec.get("idle") or {}).items())
         if not calls or idle < ZERO_PRODUCTS * calls:
             continue
-        launch_share = sum(r["sector_bytes"] for r in rows if r["launch"] == rec["launch"]) / total
-        share = idle / calls * launch_share
+        share = _launch_weighed(rows, total, rec["launch"], idle / calls)
         if share < MIN_DROPPED_SHARE:
             continue
         found.append(_finding(

@@ -4,6 +4,7 @@ int64 and div/mod index math, redundant selects, scalar element loops, indirect 
 from __future__ import annotations
 
 import ast
+import copy
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.model import (
@@ -518,6 +519,15 @@ def _assigned_names(stmt: ast.stmt) -> list[str]:
     return []
 
 
+def _without_loads(expr: ast.expr) -> ast.expr:
+    """A copy of `expr` with every tl.load call replaced by a constant (its address is no use of a value)."""
+    class _Drop(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            return ast.Constant(0.0) if call_name(node) == "load" else self.generic_visit(node)
+
+    return _Drop().visit(copy.deepcopy(expr))
+
+
 def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While) -> tuple[str, ast.stmt] | None:
     """A loop of one-element steps whose running state (a value the loop updates from itself,
     set before the loop) feeds, at every step, a sum of another name (`total += log(s) + m`):
@@ -533,18 +543,27 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While) -> tuple[str, 
         return None  # tile steps: a chunked loop, its own idioms
     inside = {id(n) for n in ast.walk(loop)}
     body = [n for n in ast.walk(loop) if isinstance(n, ast.Assign | ast.AugAssign)]
-    carried = set()
+    carried, counters = set(), set()
     for stmt in body:
         value = stmt.value
         for name in _assigned_names(stmt):
             before = any(id(a) not in inside for a in kernel.assigns.get(name, []))
             if before and (isinstance(stmt, ast.AugAssign) or name in names_in(value)):
                 carried.add(name)
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.value, ast.Constant):
+                counters.add(name)  # a position stepped by a constant (`j += 1`)
+    state = carried - counters
     for stmt in body:
         if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add | ast.Sub)
                 and isinstance(stmt.target, ast.Name)):
             continue
-        used = (names_in(stmt.value) | depends_on(kernel, stmt.value)) & (carried - {stmt.target.id})
+        # the value the step adds, outside the addresses it loads from
+        value = _without_loads(stmt.value)
+        names = names_in(value)
+        # one step back through values the loop computes (`t = log(s); total += t`), not through loads
+        names |= {n for stmt2 in body for name in _assigned_names(stmt2) if name in names
+                  and not isinstance(stmt2, ast.AugAssign) for n in names_in(_without_loads(stmt2.value))}
+        used = names & (state - {stmt.target.id})
         if used and stmt.target.id in carried:
             return sorted(used)[0], stmt
     return None
