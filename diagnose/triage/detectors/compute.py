@@ -973,14 +973,14 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
             hit = next(((c, name) for c in stores for name in carried
                         if name in depends_on(kernel, c.args[1]) | names_in(c.args[1])), None)
             if hit is None:
-                consumed = prefix_consumed(kernel, loop)
+                consumed = prefix_consumed(kernel, loop, shapes)
                 if consumed is not None:
                     state, use = consumed
                     matches.append(_match(
                         module, kernel, loop, "serial-recurrence", 0.75,
                         f"`{kernel.name}` walks its loop one element per step, carries `{state}` "
                         f"from step to step and adds a function of it to "
-                        f"`{_assigned_target(use)}` at every step (line {use.lineno}): every prefix "
+                        f"`{ast.unparse(use.target)}` at every step (line {use.lineno}): every prefix "
                         "state is used, so the walk is a scan; a tile of steps with an associative "
                         "scan (tl.cumsum, tl.associative_scan) computes all of them in log steps.",
                         ["trace: per program, one-element loads executed once per step for many steps",
@@ -1001,11 +1001,6 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
             break
         matches += _prefix_searches(module, kernel)
     return matches
-
-
-def _assigned_target(stmt: ast.stmt) -> str:
-    target = getattr(stmt, "target", None)
-    return target.id if isinstance(target, ast.Name) else "?"
 
 
 def _prefix_searches(module: KernelModule, kernel: JitKernel) -> list[Match]:

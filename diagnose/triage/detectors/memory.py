@@ -528,7 +528,8 @@ def _without_loads(expr: ast.expr) -> ast.expr:
     return _Drop().visit(copy.deepcopy(expr))
 
 
-def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While) -> tuple[str, ast.stmt] | None:
+def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While,
+                    shapes: ShapeInference) -> tuple[str, ast.AugAssign] | None:
     """A loop of one-element steps whose running state (a value the loop updates from itself,
     set before the loop) feeds, at every step, a sum of another name (`total += log(s) + m`):
     every prefix state is used, not only the last, so the loop is a scan, not a reduction a
@@ -537,7 +538,6 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While) -> tuple[str, 
     if not any(call_name(c) == "load" for c in calls) or any(
             call_name(c) in ("dot", "associative_scan", "cumsum") for c in calls):
         return None
-    shapes = ShapeInference(kernel)
     if any(is_tile(shapes.shape(pointer_of(c), c.lineno)) for c in calls
            if call_name(c) == "load" and pointer_of(c) is not None):
         return None  # tile steps: a chunked loop, its own idioms
@@ -578,7 +578,7 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
             ops = [c for stmt in loop.body for c in ast.walk(stmt)
                    if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
                    and pointer_of(c) is not None]
-            if not ops or prefix_consumed(kernel, loop) is not None:
+            if not ops or prefix_consumed(kernel, loop, shapes) is not None:
                 continue  # a walk whose every prefix state is used: a scan (serial-recurrence)
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
