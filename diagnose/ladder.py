@@ -199,6 +199,10 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
 
 MEASURED_WORK_CONFIDENCE = 0.8
 MEASURED_SPAN = 8  # lines: a claim about a longer statement (a kernel's whole loop) is not raised
+# families that change only how an access is issued (its width, its index type, its alignment):
+# at a line whose cost the trace measured in dependent steps or element operations they leave
+# the steps as many as before, so the measure is no evidence for them
+ISSUE_ONLY_FAMILIES = frozenset({"add-divisibility-hints", "int32-indexing", "align-32-bytes"})
 
 
 def _measure_work(result: TierResult, report: dict, traced: list[Finding], backend: str) -> None:
@@ -207,7 +211,8 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     compared whole against every element, a pairwise tile), or a walk of one-element loads whose
     dependent steps outlast the launch's traffic (a prefix sum searched element by element). The
     trace measured that the line is the cost, so the idiom is raised to MEASURED_WORK_CONFIDENCE
-    (a claim at that line, whatever its family, is a claim about that cost). The trace's
+    (a claim at that line is a claim about that cost, unless its family only changes how an
+    access is issued: ISSUE_ONLY_FAMILIES). The trace's
     findings weighed by bytes are then worth the traffic's part of the time only."""
     walks = serial_walk_lines(report, backend)
     lines = {**{line: what for line, (what, _) in walks.items()}, **outer_work_lines(report)}
@@ -224,7 +229,8 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
                 f.confidence = round(f.confidence - SHARE_CONFIDENCE * min(share, 1.0) * (1 - part), 3)
                 f.evidence["walk_scaled"] = round(part, 3)
     claims = [f for f in result.findings if f.kind == "pattern" and "refuted_by_trace" not in f.evidence
-              and (f.location or {}).get("line") is not None]
+              and (f.location or {}).get("line") is not None
+              and f.rewrite_family not in ISSUE_ONLY_FAMILIES]
 
     def span(f: Finding) -> tuple[int, int]:
         return f.location["line"], f.location.get("end_line") or f.location["line"]
