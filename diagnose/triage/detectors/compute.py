@@ -820,6 +820,62 @@ def _loaded_length(kernel: JitKernel, expr: ast.AST) -> bool:
                for node in [expr, *(v for v in values if v is not None)] for c in ast.walk(node))
 
 
+WINDOW_MIN_TAPS = 9  # a constant window this short is a stencil, not a re-summed window
+
+
+@detector("window-resum")
+def window_resum(module: KernelModule, backend: str) -> list[Match]:
+    """A loop over a window's offsets that loads, for every output of the tile, the element at
+    the output's position plus the offset (`x[j + k]`) and adds it (or a function of it alone)
+    into a per-output sum: overlapping windows re-sum the same elements, W loads and adds per
+    output. Without a second load indexed by the offset (a filter's taps) the sums are
+    differences of one running prefix (or a sum carried from window to window): O(1) per output."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            if not (isinstance(loop.iter, ast.Call) and call_name(loop.iter) == "range"
+                    and isinstance(loop.target, ast.Name) and 1 <= len(loop.iter.args) <= 2):
+                continue  # one offset per step (a loop stepping by a tile walks tiles)
+            stop = loop.iter.args[-1]
+            if isinstance(stop, ast.Constant) and isinstance(stop.value, int) and stop.value < WINDOW_MIN_TAPS:
+                continue
+            k = loop.target.id
+            loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
+            if not loads or any(call_name(c) in ("dot", "store", "atomic_add") for c in ast.walk(loop)
+                                if isinstance(c, ast.Call)):
+                continue
+            window = []
+            for ld in loads:
+                terms = additive_terms(pointer_of(ld), shapes, ld.lineno) if pointer_of(ld) is not None else []
+                offset = [t for t in terms if isinstance(t, ast.Name) and t.id == k]
+                tile = [t for t in terms if is_tile(shapes.shape(t, ld.lineno)) and k not in names_in(t)]
+                if not offset or not tile:
+                    break  # a load indexed by the offset alone (a tap) or not by it: no window
+                window.append(ld)
+            else:
+                bound = {t.id for st in ast.walk(loop) if isinstance(st, ast.Assign)
+                         for t in st.targets if isinstance(t, ast.Name)
+                         and any(c in window for c in ast.walk(st.value))}
+                sums = [st for st in ast.walk(loop) if isinstance(st, ast.AugAssign)
+                        and isinstance(st.op, ast.Add) and isinstance(st.target, ast.Name)
+                        and is_tile(shapes.shape(st.target, st.lineno))
+                        and (names_in(st.value) & bound or any(c in window for c in ast.walk(st.value)))]
+                if not sums:
+                    continue
+                matches.append(_match(
+                    module, kernel, loop, "window-resum", 0.65,
+                    f"`{kernel.name}` re-sums a window of `{ast.unparse(stop)}` elements for every "
+                    f"output: the loop over `{k}` loads the element at each output's position plus "
+                    f"`{k}` and adds it into `{sums[0].target.id}`, so overlapping windows read and add "
+                    "the same elements again, one pass per offset. The window sums are differences "
+                    "of one running prefix sum (tl.cumsum over the row, carried from tile to tile).",
+                    ["profile: time grows with the window length, not with the series' length",
+                     "trace: loads per output equal to the window length"],
+                    window=ast.unparse(stop)))
+    return matches
+
+
 @detector("prefix-rescan")
 def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
     """A loop whose trip count grows with the program id and re-reads, from the same tensor,
@@ -841,6 +897,9 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
             triangular = sorted((bound | names_in(loop.iter)) & enclosing)
             if not direct and not bound & pids and not triangular:
                 continue
+            first = loop.iter.args[0] if len(loop.iter.args) > 1 else None  # type: ignore[attr-defined]
+            if first is not None and not triangular and (depends_on(kernel, first) | names_in(first)) & pids:
+                continue  # range(start, end) with a start of the program's own: a segment, no prefix
             inner = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
             if not direct and not triangular and _loaded_length(kernel, loop.iter) and inner and all(
                     depends_on(kernel, pointer_of(c)) & pids for c in inner):  # type: ignore[arg-type]

@@ -613,6 +613,61 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+def _narrowed(stmt: ast.AST) -> str | None:
+    """The name a statement narrows by itself (`alive = alive & ~done`, `live &= x > 0`)."""
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.BitAnd) and isinstance(stmt.target, ast.Name):
+        return stmt.target.id
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+            and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.BitAnd):
+        name = stmt.targets[0].id
+        sides = (stmt.value.left, stmt.value.right)
+        if any(isinstance(side, ast.Name) and side.id == name for side in sides):
+            return name
+    return None
+
+
+@detector("retired-lanes-loop")
+def retired_lanes_loop(module: KernelModule, backend: str) -> list[Match]:
+    """A loop that carries a per-lane liveness mask (a tile of booleans set before the loop and
+    only ever narrowed inside it: `alive = alive & ~done`) and masks its work with it, but whose
+    trip count never looks at it: once every lane has retired, the remaining iterations still
+    load and compute for nothing (front-to-back compositing past full opacity, a search whose
+    lanes all found their answer). A while loop that also stops when no lane is live skips them."""
+    matches = []
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            inside = {id(n) for n in ast.walk(loop)}
+            narrowed = {name for stmt in ast.walk(loop) if (name := _narrowed(stmt)) is not None
+                        and any(id(a) not in inside for a in kernel.assigns.get(name, []))
+                        and is_tile(shapes.shape(ast.Name(id=name, ctx=ast.Load()), stmt.lineno))}
+            if not narrowed:
+                continue
+            calls = [c for c in ast.walk(loop) if isinstance(c, ast.Call)]
+            loads = [c for c in calls if call_name(c) == "load"]
+            # the mask (or a name computed from it) gates the iteration's work
+            gating = {n for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                      for t in n.targets if isinstance(t, ast.Name) and names_in(n.value) & narrowed}
+            gate_names = narrowed | {t.id for n in gating for t in n.targets if isinstance(t, ast.Name)}
+            used = [c for c in calls if call_name(c) in ("where", "load", "store")
+                    and names_in(c.args[0] if call_name(c) == "where" and c.args else
+                                 kwarg(c, "mask") or ast.Constant(0)) & gate_names]
+            tested = set().union(*(names_in(n.test) for n in ast.walk(loop) if isinstance(n, ast.If | ast.While)))
+            if len(loads) < 2 or not used or narrowed & tested:
+                continue
+            name = sorted(narrowed)[0]
+            matches.append(_match(
+                module, kernel, loop, "retired-lanes-loop", 0.6,
+                f"`{kernel.name}` narrows the per-lane mask `{name}` on every iteration of the loop "
+                f"over `{ast.unparse(loop.target)}` and masks the work with it, but the loop runs its "
+                "whole range whatever the mask holds: after every lane has retired, each remaining "
+                f"iteration still issues its {len(loads)} loads and its arithmetic for nothing. Stop "
+                "the loop when no lane is live (a while loop on the count of live lanes).",
+                ["profile: time grows with the loop's full range, not with the lanes' live steps"],
+                mask=name))
+    return matches
+
+
 @detector("gated-program")
 def gated_program(module: KernelModule, backend: str) -> list[Match]:
     """A kernel whose every store is masked by a scalar read from memory (`slot >= 0` for a slot

@@ -312,6 +312,29 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
     return None
 
 
+def _field_offset(op: ast.Call) -> tuple[str, str, int] | None:
+    """(operation, pointer without its constant, the constant) for `ptr + ... + c`, c >= 0."""
+    ptr = pointer_of(op)
+    if isinstance(ptr, ast.BinOp) and isinstance(ptr.op, ast.Add) and isinstance(ptr.right, ast.Constant) \
+            and isinstance(ptr.right.value, int):
+        return call_name(op), ast.unparse(ptr.left), ptr.right.value
+    return (call_name(op), ast.unparse(ptr), 0) if ptr is not None else None
+
+
+def _interleaved_fields(kernel: JitKernel, op: ast.Call, multiplier: str) -> bool:
+    """`op` is one of K accesses `p + i * K + c`, c = 0..K-1 (K <= 4), of the same kind: the
+    fields of an array of small structs (x, y, z; r, g, b) that together touch every address,
+    so the sectors one access leaves unused the next fills from L1/L2."""
+    if not multiplier.isdigit() or not 2 <= int(multiplier) <= 4:
+        return False
+    mine = _field_offset(op)
+    if mine is None:
+        return False
+    offsets = {f[2] for other in memory_ops(kernel) if (f := _field_offset(other)) is not None
+               and f[:2] == mine[:2]}
+    return set(range(int(multiplier))) <= offsets
+
+
 @detector("strided-access")
 def strided_access(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -321,6 +344,8 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             if found is None:
                 continue
             confidence, multiplier, transposed = found
+            if not transposed and _interleaved_fields(kernel, op, multiplier):
+                confidence = min(confidence, 0.35)  # together the fields cover every address
             if transposed and backend == "ascend" and call_name(op) == "load":
                 continue  # the transposed-tile detector's idiom: load contiguous, transpose on chip
             if transposed and backend == "cuda":
@@ -564,6 +589,9 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While,
         names |= {n for stmt2 in body for name in _assigned_names(stmt2) if name in names
                   and not isinstance(stmt2, ast.AugAssign) for n in names_in(_without_loads(stmt2.value))}
         used = names & (state - {stmt.target.id})
+        # a state held per lane (a tile) is a recurrence each lane runs over one item per step:
+        # the lanes are already parallel, and the walk is no one-element scan
+        used = {n for n in used if not is_tile(shapes.shape(ast.Name(id=n, ctx=ast.Load()), stmt.lineno))}
         if used and stmt.target.id in carried:
             return sorted(used)[0], stmt
     return None
@@ -714,6 +742,7 @@ def redundant_across_programs(module: KernelModule, backend: str) -> list[Match]
     for kernel in module.kernels.values():
         used = _program_axes(kernel, kernel.node)
         if len(used) < 2:
+            matches += _redundant_across_tasks(module, kernel)
             continue
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
             loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
@@ -739,3 +768,67 @@ def redundant_across_programs(module: KernelModule, backend: str) -> list[Match]
                 loop_line=loop.lineno, repeated_axis=repeated[0]))
             break
     return matches
+
+
+def _redundant_across_tasks(module: KernelModule, kernel: JitKernel) -> list[Match]:
+    """The same with a grid-stride loop over tasks (`for item in range(pid, n, num_programs)`)
+    whose coordinates are decoded from the task index with // and %: an inner loop that streams
+    a slice following some coordinates and none of another (a time block's index) repeats the
+    same pass in every task along that coordinate."""
+    for task in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)
+                 and isinstance(n.iter, ast.Call) and call_name(n.iter) == "range"
+                 and isinstance(n.target, ast.Name) and n.iter.args
+                 and any(isinstance(c, ast.Call) and call_name(c) == "program_id"
+                         for c in ast.walk(n.iter.args[0]))):
+        item = task.target.id
+        coords = {name for name, stmts in kernel.assigns.items() for st in stmts
+                  if getattr(st, "value", None) is not None
+                  and any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.FloorDiv | ast.Mod)
+                          for b in ast.walk(st.value))
+                  and item in depends_on(kernel, st.value) | names_in(st.value)}
+        inner_loops = [n for n in ast.walk(task) if isinstance(n, ast.For) and n is not task]
+        for loop in inner_loops:
+            loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
+                     and pointer_of(c) is not None]
+            deps = _loop_depends_on(kernel, loop)
+            followed = coords & deps
+            inside = {id(n) for n in ast.walk(loop)}
+            outside = set().union(*(names_in(op) | depends_on(kernel, op) for op in memory_ops(kernel)
+                                    if id(op) not in inside))
+            repeated = sorted((coords - deps) & outside)
+            if not loads or not followed or not repeated:
+                continue
+            return [_match(
+                module, kernel, loop, "redundant-across-programs", 0.7,
+                f"`{kernel.name}` loops over `{ast.unparse(loop.iter)[:60]}` (line {loop.lineno}) in "
+                f"each task of its loop over `{item}`, loading addresses that follow the task's "
+                f"{', '.join(sorted(followed))} but not its `{repeated[0]}`: every task along "
+                f"`{repeated[0]}` repeats the same pass over the same bytes. Compute it once per slice "
+                "(a small first pass whose results the tasks read, or one task per slice looping "
+                "over its blocks).",
+                ["profile: bytes read well above the task's useful bytes",
+                 "IR: the loop's loads in every task of the repeated coordinate"],
+                loop_line=loop.lineno, repeated_axis=repeated[0])]
+    return []
+
+
+def _loop_depends_on(kernel: JitKernel, loop: ast.For) -> set[str]:
+    """The names a loop's work depends on: a name the loop assigns is followed through its
+    assignments inside the loop only (a name reused after the loop for another value is not
+    the loop's), any other through all of its assignments."""
+    local = {}
+    for st in ast.walk(loop):
+        if isinstance(st, ast.Assign | ast.AugAssign):
+            for name in _assigned_names(st):
+                local.setdefault(name, []).append(st.value)
+    seen, todo = set(), list(names_in(loop))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in local:
+            todo += [n for value in local[name] for n in names_in(value)]
+        else:
+            seen |= depends_on(kernel, ast.Name(id=name, ctx=ast.Load()))
+    return seen
