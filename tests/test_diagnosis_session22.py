@@ -83,3 +83,150 @@ def test_a_walk_measured_by_the_trace_raises_its_scan_claim_not_an_access_hint_a
     for f in issue_only:
         assert "measured_by_trace" not in f.evidence
         assert f.confidence < scan[0].confidence
+
+
+def _families(src: str, backend: str = "cuda") -> dict[str, float]:
+    from diagnose.triage import triage
+    out: dict[str, float] = {}
+    for f in triage(textwrap.dedent(src), "k.py", backend).findings:
+        out[f.card_id] = max(out.get(f.card_id, 0.0), f.confidence)
+    return out
+
+
+# front-to-back blending over a per-tile list: the mask of live lanes only narrows
+BLEND = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def blend(vals, alphas, ids, starts, out, N: tl.constexpr):
+    t = tl.program_id(0)
+    lanes = tl.arange(0, N)
+    trans = tl.full((N,), 1.0, tl.float32)
+    acc = tl.zeros((N,), tl.float32)
+    live = lanes < N
+    lo = tl.load(starts + t)
+    hi = tl.load(starts + t + 1)
+    LOOP
+        g = tl.load(ids + j)
+        a = tl.load(alphas + g * N + lanes)
+        done = trans * (1.0 - a) < 1e-4
+        live = live & ~done
+        acc += tl.where(live, a * trans * tl.load(vals + g), 0.0)
+        trans = tl.where(live, trans * (1.0 - a), trans)
+        STEP
+    tl.store(out + t * N + lanes, acc)
+'''
+
+
+def test_a_loop_whose_live_lanes_only_narrow_but_never_stop_it_wastes_its_tail():
+    slow = BLEND.replace("LOOP", "for j in range(lo, hi):").replace("STEP", "")
+    assert _families(slow).get("common-retired-lanes-loop", 0) >= 0.6
+    fixed = (BLEND.replace("LOOP", "j = lo\n    n_live = tl.sum(live.to(tl.int32), axis=0)\n"
+                           "    while (j < hi) & (n_live > 0):")
+             .replace("STEP", "n_live = tl.sum(live.to(tl.int32), axis=0)\n        j += 1"))
+    assert "common-retired-lanes-loop" not in _families(fixed)
+
+
+WINDOW = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def box(x, w, y, T, K, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    j = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(0, K):
+        TERM
+    tl.store(y + row * T + j, acc, mask=j < T)
+'''
+
+
+def test_overlapping_windows_summed_per_output_are_a_running_prefix_and_filter_taps_are_not():
+    plain = WINDOW.replace("TERM", "acc += tl.load(x + row * T + j + k, mask=j + k < T, other=0.0)")
+    assert _families(plain).get("common-window-resum", 0) >= 0.6
+    # a weighted tap per offset is a convolution: no prefix gives it
+    taps = WINDOW.replace("TERM", "acc += tl.load(w + k) * tl.load(x + row * T + j + k, mask=j + k < T, other=0.0)")
+    assert "common-window-resum" not in _families(taps)
+    # three taps written as a loop are a stencil
+    short = plain.replace("range(0, K)", "range(0, 3)")
+    assert "common-window-resum" not in _families(short)
+
+
+TASKS = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def norm(x, y, L, C, n_items, n_c, n_t, BT: tl.constexpr, BC: tl.constexpr):
+    for item in range(tl.program_id(0), n_items, tl.num_programs(0)):
+        b = item // (n_c * n_t)
+        rest = item % (n_c * n_t)
+        tb = rest // n_c
+        c = (rest % n_c) * BC + tl.arange(0, BC)
+        s = tl.zeros([BT, BC], dtype=tl.float32)
+        for t0 in range(0, L, BT):
+            t = t0 + tl.arange(0, BT)
+            s += tl.load(x + b * L * C + t[:, None] * C + c[None, :], mask=(t < L)[:, None], other=0.0)
+        m = tl.sum(s, axis=0) / L
+        t = tb * BT + tl.arange(0, BT)
+        v = tl.load(x + b * L * C + t[:, None] * C + c[None, :], mask=(t < L)[:, None], other=0.0)
+        tl.store(y + b * L * C + t[:, None] * C + c[None, :], v - m[None, :], mask=(t < L)[:, None])
+'''
+
+
+def test_a_pass_every_task_along_one_decoded_coordinate_repeats_is_computed_once():
+    found = _families(TASKS, "ascend")
+    assert found.get("common-redundant-across-programs", 0) >= 0.7
+    # the same tasks without the time-block coordinate: each task's pass is its own
+    own = (TASKS.replace("n_c * n_t", "n_c").replace("        tb = rest // n_c\n", "")
+           .replace("t = tb * BT + tl.arange(0, BT)", "t = tl.arange(0, BT)"))
+    assert "common-redundant-across-programs" not in _families(own, "ascend")
+
+
+AOS = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rgb(src, dst, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    v = tl.load(src + i, mask=m, other=0.0)
+    FIELDS
+'''
+
+
+def test_struct_fields_that_together_cover_every_address_are_a_weak_stride_claim():
+    all3 = AOS.replace("FIELDS", "tl.store(dst + i * 3, v, mask=m)\n    tl.store(dst + i * 3 + 1, v, mask=m)\n"
+                                 "    tl.store(dst + i * 3 + 2, v, mask=m)")
+    one = AOS.replace("FIELDS", "tl.store(dst + i * 3, v, mask=m)")
+    assert _families(all3)["cuda-strided-fast-axis"] <= 0.35
+    assert _families(one)["cuda-strided-fast-axis"] > 0.35
+
+
+SEGMENT = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def seg(x, offsets, out):
+    p = tl.program_id(0)
+    acc = 0.0
+    for j in range(START, tl.load(offsets + p + 1)):
+        acc += tl.load(x + j)
+    tl.store(out + p, acc)
+'''
+
+
+def test_a_segment_of_the_programs_own_is_no_prefix_rescan():
+    own = SEGMENT.replace("START", "tl.load(offsets + p)")
+    assert "common-prefix-rescan" not in _families(own)
+    prefix = SEGMENT.replace("START", "0")
+    assert "common-prefix-rescan" in _families(prefix)
