@@ -1,0 +1,14 @@
+# backend: cuda
+# absent: common-window-resum
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fir(x, taps, y, T, T_out, K, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    j = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(0, K):
+        acc += tl.load(taps + k) * tl.load(x + row * T + j + k, mask=j < T_out, other=0.0)
+    tl.store(y + row * T_out + j, acc, mask=j < T_out)
