@@ -212,8 +212,8 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     dependent steps outlast the launch's traffic (a prefix sum searched element by element). The
     trace measured that the line is the cost, so the idiom is raised to MEASURED_WORK_CONFIDENCE
     (a claim at that line is a claim about that cost, unless its family only changes how an
-    access is issued: ISSUE_ONLY_FAMILIES). The trace's
-    findings weighed by bytes are then worth the traffic's part of the time only."""
+    access is issued: ISSUE_ONLY_FAMILIES). The trace's findings weighed by bytes are then
+    worth the traffic's part of the time only."""
     walks = serial_walk_lines(report, backend)
     lines = {**{line: what for line, (what, _) in walks.items()}, **outer_work_lines(report)}
     # a walk measured to take nearly all the time raises its claim up to 0.1 further

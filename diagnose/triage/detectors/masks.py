@@ -27,6 +27,7 @@ from diagnose.triage.detectors.model import (
     call_name,
     is_tile,
     kwarg,
+    name_node,
     names_in,
 )
 
@@ -640,15 +641,15 @@ def retired_lanes_loop(module: KernelModule, backend: str) -> list[Match]:
             inside = {id(n) for n in ast.walk(loop)}
             narrowed = {name for stmt in ast.walk(loop) if (name := _narrowed(stmt)) is not None
                         and any(id(a) not in inside for a in kernel.assigns.get(name, []))
-                        and is_tile(shapes.shape(ast.Name(id=name, ctx=ast.Load()), stmt.lineno))}
+                        and is_tile(shapes.shape(name_node(name), stmt.lineno))}
             if not narrowed:
                 continue
             calls = [c for c in ast.walk(loop) if isinstance(c, ast.Call)]
             loads = [c for c in calls if call_name(c) == "load"]
             # the mask (or a name computed from it) gates the iteration's work
-            gating = {n for n in ast.walk(loop) if isinstance(n, ast.Assign)
-                      for t in n.targets if isinstance(t, ast.Name) and names_in(n.value) & narrowed}
-            gate_names = narrowed | {t.id for n in gating for t in n.targets if isinstance(t, ast.Name)}
+            gate_names = narrowed | {t.id for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                                     and names_in(n.value) & narrowed
+                                     for t in n.targets if isinstance(t, ast.Name)}
             used = [c for c in calls if call_name(c) in ("where", "load", "store")
                     and names_in(c.args[0] if call_name(c) == "where" and c.args else
                                  kwarg(c, "mask") or ast.Constant(0)) & gate_names]

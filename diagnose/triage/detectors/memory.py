@@ -16,6 +16,7 @@ from diagnose.triage.detectors.model import (
     constexpr_values,
     is_tile,
     kwarg,
+    name_node,
     names_in,
 )
 
@@ -591,7 +592,7 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While,
         used = names & (state - {stmt.target.id})
         # a state held per lane (a tile) is a recurrence each lane runs over one item per step:
         # the lanes are already parallel, and the walk is no one-element scan
-        used = {n for n in used if not is_tile(shapes.shape(ast.Name(id=n, ctx=ast.Load()), stmt.lineno))}
+        used = {n for n in used if not is_tile(shapes.shape(name_node(n), stmt.lineno))}
         if used and stmt.target.id in carried:
             return sorted(used)[0], stmt
     return None
@@ -830,5 +831,5 @@ def _loop_depends_on(kernel: JitKernel, loop: ast.For) -> set[str]:
         if name in local:
             todo += [n for value in local[name] for n in names_in(value)]
         else:
-            seen |= depends_on(kernel, ast.Name(id=name, ctx=ast.Load()))
+            seen |= depends_on(kernel, name_node(name))
     return seen

@@ -1421,5 +1421,10 @@ def additive_terms(node: ast.expr, shapes: ShapeInference, line: int, depth: int
     return [node]
 
 
+def name_node(name: str) -> ast.Name:
+    """A read of `name`, to ask the shape or the dependences of a local name by itself."""
+    return ast.Name(id=name, ctx=ast.Load())
+
+
 def names_in(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
