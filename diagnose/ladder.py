@@ -763,21 +763,25 @@ CHEAP_FACT = 2  # a symptom of at most this weight (narrow loads, a layout conve
 
 
 def _stronger_unseen_work(ctx: Context, confirmed: Finding, fact: Finding | None = None) -> Finding | None:
-    """A confident tier-1 hypothesis about work the IR cannot show (a zero fill, a launch loop
-    in the host code, a host read-back), of another family, when the IR confirmed only a weak
-    one, or confirmed with a cheap symptom one less confident than it: an int64 index symptom
-    does not make int32 indexing the answer over a certain extra pass through memory."""
-    unseen = _unseen_work_idiom(ctx, confirmed.rewrite_family)
-    if unseen is None or confirmed.confidence < WEAK_CONFIRMED:
-        return unseen
+    """A tier-1 hypothesis about work the IR cannot show (a zero fill, a launch loop in the host
+    code, a host read-back, a loop over retired lanes), of another family, that tier 1 is surer
+    of than of the confirmed one, when the IR confirmed only a weak hypothesis or confirmed
+    through a cheap symptom: an int64 index symptom does not make int32 indexing the answer
+    over a certain extra pass through memory."""
     cheap = fact is not None and fact.evidence.get("weight", 0) <= CHEAP_FACT
-    return unseen if cheap and unseen.confidence > confirmed.confidence else None
+    if confirmed.confidence >= WEAK_CONFIRMED and not cheap:
+        return None
+    unseen = _unseen_work_idiom(ctx, confirmed.rewrite_family, SOURCE_CAUSE_CONFIDENCE)
+    return unseen if unseen is not None and unseen.confidence > confirmed.confidence else None
 
 
-def _unseen_work_idiom(ctx: Context, family: str) -> Finding | None:
-    """A confident tier-1 hypothesis of another family about work no IR shows."""
+def _unseen_work_idiom(ctx: Context, family: str,
+                       floor: float | None = None) -> Finding | None:
+    """A tier-1 hypothesis of another family about work no IR shows, at least `floor` sure
+    (by default a confident one: WORK_IDIOM_CONFIDENCE)."""
+    floor = WORK_IDIOM_CONFIDENCE if floor is None else floor
     return next((h for h in ctx.hypotheses() if h.rewrite_family != family
-                 and h.confidence >= WORK_IDIOM_CONFIDENCE and h.card_id not in IR_VISIBLE_CARDS),
+                 and h.confidence >= floor and h.card_id not in IR_VISIBLE_CARDS),
                 None)
 
 
@@ -918,7 +922,10 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     outweighs = (INSTRUCTION_OUTWEIGHS if weight <= INSTRUCTION_ONLY
                  else TRACE_OUTWEIGHS if weight <= CHEAP_FACT else MEASURED_WASTE)
     traced = _traced_elsewhere(ctx, answer, outweighs)
-    return (traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family)
+    # an idiom about work no IR shows outweighs a cheap symptom's answer once the source is
+    # fairly sure of it, any other answer only when it is confident
+    floor = SOURCE_CAUSE_CONFIDENCE if weight <= CHEAP_FACT else WORK_IDIOM_CONFIDENCE
+    return (traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family, floor)
             or _source_cause_of(ctx, answer))
 
 
@@ -986,7 +993,8 @@ def sufficient_alone(ctx: Context) -> Decision | None:
     if not latest.sufficient or not latest.findings:
         return None
     top = _deciding(latest)
-    unseen = _unseen_work_idiom(ctx, top.rewrite_family) if latest.tier == 3 else None
+    unseen = _unseen_work_idiom(ctx, top.rewrite_family, SOURCE_CAUSE_CONFIDENCE) \
+        if latest.tier == 3 else None
     if unseen is not None and top.evidence.get("weight", CHEAP_FACT + 1) <= CHEAP_FACT \
             and unseen.confidence > _tier1_confidence(ctx, top.card_id):
         # a cheap IR fact whose idiom tier 1 did not find (or found less surely) does not
