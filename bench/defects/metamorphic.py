@@ -59,11 +59,13 @@ def still_correct(case, mutant: str) -> str:
         return "; ".join(json.loads(lines[-1])["slow"]["problems"])
 
 
-def check_case(case, verify: bool = False) -> list[dict]:
+def check_case(case, verify: bool = False, only: set[str] | None = None) -> list[dict]:
     source = case.slow.read_text()
     base = first_family(source, str(case.slow), case.backend)
     rows = []
     for name, mutant in respell(source, str(case.slow)):
+        if only and name not in only:
+            continue
         found = first_family(mutant, str(case.slow), case.backend)
         row = {"case": case.name, "backend": case.backend, "rewrite": name,
                "original": base, "mutant": found, "flip": found != base,
@@ -79,10 +81,12 @@ def main() -> None:
     parser.add_argument("cases", nargs="*")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--verify", action="store_true", help="run each CUDA mutant against the reference (interpreter)")
+    parser.add_argument("--rewrites", help="comma-separated rewrite names to apply (default: all)")
     args = parser.parse_args()
+    only = set(args.rewrites.split(",")) if args.rewrites else None
     started = time.time()
     cases = [c for c in load_cases(args.cases or None) if not c.held_out]
-    rows = [r for c in cases for r in check_case(c, args.verify)]
+    rows = [r for c in cases for r in check_case(c, args.verify, only)]
     flips = [r for r in rows if r["flip"]]
     by_rewrite = Counter(r["rewrite"] for r in flips)
     summary = {"cases": len(cases), "mutants": len(rows), "flips": len(flips),

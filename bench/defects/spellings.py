@@ -373,6 +373,101 @@ def loops_tl_range(tree: ast.Module) -> bool:
     return changed
 
 
+def expand_augassign(tree: ast.Module) -> bool:
+    """`acc += x` inside @triton.jit functions written `acc = acc + x`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for parent in ast.walk(fn):
+            for field in ("body", "orelse"):
+                block = getattr(parent, field, None)
+                if not isinstance(block, list):
+                    continue
+                for i, stmt in enumerate(block):
+                    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                        name = stmt.target.id
+                        block[i] = ast.copy_location(ast.Assign(
+                            [ast.Name(name, ast.Store())],
+                            ast.BinOp(ast.Name(name, ast.Load()), stmt.op, stmt.value)), stmt)
+                        changed = True
+    return changed
+
+
+# tl builtins whose keyword arguments other authors pass by position: the first position they
+# may take and their positional order
+_AXIS = (1, ("axis",))
+POSITIONAL = {"load": (1, ("mask", "other")), "store": (2, ("mask",)), "program_id": (0, ("axis",)),
+              "num_programs": (0, ("axis",)), "sum": _AXIS, "max": _AXIS, "min": _AXIS,
+              "argmax": _AXIS, "argmin": _AXIS, "cumsum": _AXIS}
+
+
+def builtin_args_positional(tree: ast.Module) -> bool:
+    """`tl.load(p, mask=m, other=0.0)`, `tl.sum(x, axis=1)`, `tl.program_id(axis=0)` written with
+    those arguments by position, where every earlier position is filled."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and ast.unparse(node.func.value) == "tl" and node.func.attr in POSITIONAL):
+                continue
+            first, order = POSITIONAL[node.func.attr]
+            given = {k.arg: k for k in node.keywords}
+            moved = False
+            for slot, name in enumerate(order, start=first):
+                if len(node.args) != slot or name not in given:
+                    break
+                node.args.append(given.pop(name).value)
+                moved = True
+            if moved:
+                node.keywords = [k for k in node.keywords if k.arg in given]
+                changed = True
+    return changed
+
+
+def _hoist_operands(tree: ast.Module, pick, prefix: str) -> bool:
+    """The operand `pick(call)` points at (a list and an index, or a node and a field) of each
+    tl call in a @triton.jit function, bound to a fresh local in a statement of its own just
+    before the (simple) statement that holds the call."""
+    changed, count = False, 0
+    for fn in _jit_functions(tree):
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and ast.unparse(n.func.value) == "tl" and pick(n) is not None]
+        for call in calls:
+            where = _statement_of(fn, call)
+            if where is None or not isinstance(where[0][where[1]], (ast.Assign, ast.AugAssign, ast.Expr)):
+                continue
+            block, i = where
+            holder, key = pick(call)
+            value = holder[key] if isinstance(holder, list) else getattr(holder, key)
+            name = f"{prefix}{count}"
+            count += 1
+            block.insert(i, ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], value), block[i]))
+            if isinstance(holder, list):
+                holder[key] = ast.Name(name, ast.Load())
+            else:
+                setattr(holder, key, ast.Name(name, ast.Load()))
+            changed = True
+    return changed
+
+
+def pointer_temporaries(tree: ast.Module) -> bool:
+    """A computed address passed to tl.load / tl.store bound to a `ptrs_` local first."""
+    def pick(call: ast.Call):
+        if call.func.attr in ("load", "store") and call.args and isinstance(call.args[0], ast.BinOp):
+            return call.args, 0
+        return None
+    return _hoist_operands(tree, pick, "ptrs_")
+
+
+def mask_temporaries(tree: ast.Module) -> bool:
+    """A mask expression passed by keyword to tl.load / tl.store bound to a `valid` local first."""
+    def pick(call: ast.Call):
+        if call.func.attr not in ("load", "store"):
+            return None
+        kw = next((k for k in call.keywords if k.arg == "mask"), None)
+        return (kw, "value") if kw is not None and not isinstance(kw.value, ast.Name) else None
+    return _hoist_operands(tree, pick, "valid_")
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -594,6 +689,10 @@ REWRITES: dict[str, Rewrite] = {
     "jit-applied": jit_applied,
     "constants-on-class": constants_on_class,
     "autograd-function": autograd_function,
+    "expand-augassign": expand_augassign,
+    "builtin-args-positional": builtin_args_positional,
+    "pointer-temporaries": pointer_temporaries,
+    "mask-temporaries": mask_temporaries,
 }
 
 
