@@ -203,6 +203,9 @@ MEASURED_SPAN = 8  # lines: a claim about a longer statement (a kernel's whole l
 # at a line whose cost the trace measured in dependent steps or element operations they leave
 # the steps as many as before, so the measure is no evidence for them
 ISSUE_ONLY_FAMILIES = frozenset({"add-divisibility-hints", "int32-indexing", "align-32-bytes"})
+# The trace's measure of the machine a grid leaves idle: its share holds whatever the launch's
+# time is spent on (bytes or a walk's dependent steps).
+IDLE_MACHINE_FAMILIES = frozenset({"split-work-across-programs"})
 
 
 def _measure_work(result: TierResult, report: dict, traced: list[Finding], backend: str) -> None:
@@ -222,7 +225,9 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     if walks:  # the trace's shares of bytes are shares of the traffic's part of the time only
         part = min(fraction for _, fraction in walks.values())
         for f in traced:  # (a finding at a walk's own line measures the walk: kept)
+            # (the machine a grid leaves idle is idle during the walk too: a share of time)
             if not f.evidence.get("of_time") and "walk_scaled" not in f.evidence \
+                    and f.rewrite_family not in IDLE_MACHINE_FAMILIES \
                     and (f.location or {}).get("line") not in walks:
                 share = f.evidence.get("share", 0.0)
                 f.evidence["share"] = round(share * part, 3)

@@ -1,11 +1,17 @@
 """Session 23's general rules. A cheap IR symptom (narrow loads) confirming a weak claim about
 how an access is issued, or a tier-4 answer about why that symptom happens, does not answer
 over an idiom about work the IR cannot show that tier 1 is fairly sure of: the idiom's wasted
-work is the cost, the narrow loads are how the wasted work is issued."""
+work is the cost, the narrow loads are how the wasted work is issued. The machine a small grid
+leaves idle is a share of the launch's time whether bytes or a serial walk fill it. Tier 1
+reads `acc = acc + x`, a mask passed by position and an address bound to a local first as the
+usual spellings (tests/test_triage_spellings.py runs every fixture through them)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
+
+import pytest
 
 from diagnose.evidence import Finding, TierResult
 from diagnose.ladder import (
@@ -14,9 +20,11 @@ from diagnose.ladder import (
     answer_misses_the_cost,
     decide,
     make_context,
+    tier1,
 )
 from diagnose.target import resolve_target
 from diagnose.triage import triage
+from tests.test_diagnosis_session22 import WALK, WALK_TASK
 
 ROOT = Path(__file__).resolve().parent
 KERNEL = ROOT / "triage_fixtures" / "retired_lanes_pos.py"
@@ -77,3 +85,19 @@ def test_a_tier4_answer_about_a_cheap_symptom_gives_way_to_a_surer_work_idiom() 
     assert answer.confidence == 0.35 and not ctx.evidence[-1].sufficient
     ctx, answer = answered(SOURCE_CAUSE_CONFIDENCE - 0.05)
     assert answer_misses_the_cost(ctx) is None and answer.confidence == 0.7
+
+
+@pytest.mark.xdist_group("trace")
+def test_the_machine_a_small_grid_leaves_idle_is_not_discounted_by_a_serial_walk(tmp_path) -> None:
+    """Four programs on 132 SMs, each walking its row one element per step: the walk makes the
+    bytes a small part of the time, but the idle SMs are idle for the walk as well."""
+    (tmp_path / "task.py").write_text(textwrap.dedent(WALK_TASK))
+    (tmp_path / "walk.py").write_text(textwrap.dedent(WALK))
+    ctx = make_context(resolve_target(str(tmp_path), str(tmp_path / "walk.py")), "cuda",
+                       Options(max_tier=1, size="small", trace=True))
+    traced = [f for f in tier1(ctx).findings if f.kind == "trace"]
+    walked = [f for f in traced if "walk_scaled" in f.evidence]
+    idle = [f for f in traced if f.rewrite_family == "split-work-across-programs"]
+    assert idle, [f.message for f in traced]
+    assert "walk_scaled" not in idle[0].evidence and idle[0].evidence["share"] >= 0.9
+    assert all(f.rewrite_family != "split-work-across-programs" for f in walked)

@@ -33,7 +33,7 @@ def _backend(text: str) -> str:
 def test_positive_fixture_keeps_its_cards_under_every_respelling(name: str) -> None:
     text = (FIXTURES / name).read_text()
     expected = set(re.findall(r"# expect: (\S+)", text))
-    for rewrite, mutant in respell(text, name):
+    for rewrite, mutant in respell(text, name, _backend(text)):
         missing = expected - _cards(mutant, name, _backend(text))
         assert not missing, f"{rewrite} hides {sorted(missing)} in {name}"
 
@@ -42,14 +42,14 @@ def test_positive_fixture_keeps_its_cards_under_every_respelling(name: str) -> N
 def test_negative_fixture_stays_quiet_under_every_respelling(name: str) -> None:
     text = (FIXTURES / name).read_text()
     absent = set(re.findall(r"^# absent: (\S+)", text, flags=re.MULTILINE))
-    for rewrite, mutant in respell(text, name):
+    for rewrite, mutant in respell(text, name, _backend(text)):
         wrong = absent & _cards(mutant, name, _backend(text))
         assert not wrong, f"{rewrite} makes {sorted(wrong)} appear in {name}"
 
 
 def test_every_rewrite_applies_to_some_fixture_and_changes_it() -> None:
     applied = {rewrite for p in FIXTURES.glob("*.py") for rewrite, mutant in
-               respell(p.read_text(), p.name) if mutant != ast.unparse(ast.parse(p.read_text()))}
+               respell(p.read_text(), p.name, _backend(p.read_text())) if mutant != ast.unparse(ast.parse(p.read_text()))}
     assert applied == set(REWRITES), f"never applied: {sorted(set(REWRITES) - applied)}"
 
 

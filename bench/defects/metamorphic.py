@@ -63,7 +63,7 @@ def check_case(case, verify: bool = False, only: set[str] | None = None) -> list
     source = case.slow.read_text()
     base = first_family(source, str(case.slow), case.backend)
     rows = []
-    for name, mutant in respell(source, str(case.slow)):
+    for name, mutant in respell(source, str(case.slow), case.backend):
         if only and name not in only:
             continue
         found = first_family(mutant, str(case.slow), case.backend)

@@ -468,6 +468,59 @@ def mask_temporaries(tree: ast.Module) -> bool:
     return _hoist_operands(tree, pick, "valid_")
 
 
+_MIRROR = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
+
+
+def reverse_compares(tree: ast.Module) -> bool:
+    """`offs < n` inside @triton.jit functions written `n > offs` (one-operator compares)."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _MIRROR:
+                node.left, node.comparators = node.comparators[0], [node.left]
+                node.ops = [_MIRROR[type(node.ops[0])]()]
+                changed = True
+    return changed
+
+
+def commute_products(tree: ast.Module) -> bool:
+    """`row * stride` inside @triton.jit functions written `stride * row`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+                node.left, node.right = node.right, node.left
+                changed = True
+    return changed
+
+
+def tile_index_loops(tree: ast.Module) -> bool:
+    """`for k in range(a, b, STEP)` inside @triton.jit functions written as a loop over the tile
+    index, `for k_tile in range(0, tl.cdiv(b - a, STEP)): k = a + k_tile * STEP`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+                    and isinstance(node.iter, ast.Call) and ast.unparse(node.iter.func) == "range"
+                    and len(node.iter.args) == 3 and not node.iter.keywords):
+                continue
+            start, stop, step = node.iter.args
+            if isinstance(step, ast.Constant) and step.value in (1, -1) or isinstance(step, ast.UnaryOp):
+                continue
+            var = node.target.id
+            tile = f"{var}_tile"
+            span = stop if isinstance(start, ast.Constant) and start.value == 0 else ast.BinOp(stop, ast.Sub(), start)
+            node.iter = ast.Call(ast.Name("range", ast.Load()),
+                                 [ast.Constant(0), ast.Call(ast.Attribute(ast.Name("tl", ast.Load()), "cdiv", ast.Load()),
+                                                            [span, step], [])], [])
+            node.target = ast.Name(tile, ast.Store())
+            offset = ast.BinOp(ast.Name(tile, ast.Load()), ast.Mult(), copy.deepcopy(step))
+            value = offset if isinstance(start, ast.Constant) and start.value == 0 else ast.BinOp(start, ast.Add(), offset)
+            node.body.insert(0, ast.Assign([ast.Name(var, ast.Store())], value))
+            changed = True
+    return changed
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -693,12 +746,23 @@ REWRITES: dict[str, Rewrite] = {
     "builtin-args-positional": builtin_args_positional,
     "pointer-temporaries": pointer_temporaries,
     "mask-temporaries": mask_temporaries,
+    "reverse-compares": reverse_compares,
+    "commute-products": commute_products,
+    "tile-index-loops": tile_index_loops,
 }
 
 
-def respell(source: str, path: str = "<kernel>") -> Iterator[tuple[str, str]]:
-    """(rewrite name, rewritten source) for every rewrite that changes `source`."""
+# On Ascend a mask comparison written bound-first (`n > offs`) is itself a defect the front end
+# handles badly (card ascend-reversed-mask): reversing compares is a respelling on CUDA only.
+CUDA_ONLY = frozenset({"reverse-compares"})
+
+
+def respell(source: str, path: str = "<kernel>", backend: str = "cuda") -> Iterator[tuple[str, str]]:
+    """(rewrite name, rewritten source) for every rewrite that changes `source` (and keeps its
+    meaning on `backend`)."""
     for name, rewrite in REWRITES.items():
+        if backend != "cuda" and name in CUDA_ONLY:
+            continue
         tree = ast.parse(source)
         if not rewrite(tree):
             continue

@@ -900,6 +900,8 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
             first = loop.iter.args[0] if len(loop.iter.args) > 1 else None  # type: ignore[attr-defined]
             if first is not None and not triangular and (depends_on(kernel, first) | names_in(first)) & pids:
                 continue  # range(start, end) with a start of the program's own: a segment, no prefix
+            if not triangular and _only_subtracted(loop.iter, pids):
+                continue  # range(cdiv(E - pid, nprog)): a grid-stride count, shrinking with the program
             inner = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
             if not direct and not triangular and _loaded_length(kernel, loop.iter) and inner and all(
                     depends_on(kernel, pointer_of(c)) & pids for c in inner):  # type: ignore[arg-type]
@@ -945,6 +947,19 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
                  "profile: time grows quadratically with the scanned length"],
                 reread=sorted(shared)))
     return matches
+
+
+def _only_subtracted(expr: ast.AST, pids: set[str]) -> bool:
+    """The program id (a call or a name bound to it) appears in `expr`, and only as what a
+    subtraction takes away (`E - pid`): the bound shrinks as the program id grows."""
+    def is_pid(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Call) and call_name(node) == "program_id"
+                or isinstance(node, ast.Name) and node.id in pids)
+
+    taken = {id(n) for sub in ast.walk(expr) if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub)
+             for n in ast.walk(sub.right)}
+    found = [n for n in ast.walk(expr) if is_pid(n)]
+    return bool(found) and all(id(n) in taken for n in found)
 
 
 def _innermost_loops(fn: ast.AST) -> dict[int, ast.For]:

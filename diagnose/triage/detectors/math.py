@@ -8,7 +8,13 @@ import ast
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import _match, depends_on
-from diagnose.triage.detectors.model import KernelModule, call_name, dotted, names_in
+from diagnose.triage.detectors.model import (
+    KernelModule,
+    ShapeInference,
+    call_name,
+    dotted,
+    names_in,
+)
 
 # Issue budget at the copy ceiling, for the message: an H200 issues ~33.5 T thread-instructions/s
 # (132 SMs x 128 lanes x ~1.98 GHz) and moves ~1.07 T two-byte elements/s in and out at 4.27 TB/s.
@@ -62,11 +68,12 @@ def exact_erf_elementwise(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _counted_compare(node: ast.AST) -> ast.Compare | None:
-    """The comparison a count adds up: `cmp`, `cmp.to(...)`, `tl.where(cmp, 1, 0)`, `tl.sum(...)` of those."""
+def _counted_compare(node: ast.AST, equal: bool = False) -> ast.Compare | None:
+    """The comparison a count adds up: `cmp`, `cmp.to(...)`, `tl.where(cmp, 1, 0)`, `tl.sum(...)` of
+    those; an ordering compare, or with `equal` an equality too."""
+    ops = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq) if equal else (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
     while True:
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(
-                node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ops):
             return node
         name = call_name(node) if isinstance(node, ast.Call) else ""
         if name == "to" and isinstance(node.func, ast.Attribute):
@@ -88,23 +95,28 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
         loads = {t.id for s in ast.walk(kernel.node) if isinstance(s, ast.Assign)
                  and any(call_name(c) == "load" for c in ast.walk(s.value)) for t in s.targets
                  if isinstance(t, ast.Name)}
+        counted: set[int] = set()  # a count in nested loops is one finding
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
             loop_vars = names_in(loop.target)
             inside = {t.id for s in ast.walk(loop) if isinstance(s, ast.Assign)
                       and any(call_name(c) == "load" for c in ast.walk(s.value))
                       and _indexed_by(kernel, s.value, loop_vars) for t in s.targets if isinstance(t, ast.Name)}
             for aug in (s for s in ast.walk(loop) if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add)):
-                cmp = _counted_compare(aug.value)
-                if cmp is None:
+                cmp = _counted_compare(aug.value, equal=True)
+                if cmp is None or id(aug) in counted or isinstance(cmp.ops[0], ast.Eq) and not _intersection(kernel, cmp):
                     continue
                 sides = [names_in(cmp.left), names_in(cmp.comparators[0])]
                 table = [bool(s & inside) for s in sides]
                 elements = [bool(s & (loads - inside)) for s in sides]
                 if sorted(table) != [False, True] or not any(e and not t for e, t in zip(elements, table, strict=True)):
                     continue
+                counted.add(id(aug))
+                what = ("the entries of a table it walks in a loop equal to each element (two slices of one "
+                        "index list intersected pair by pair)" if isinstance(cmp.ops[0], ast.Eq) else
+                        "the entries of a table it walks in a loop")
                 matches.append(_match(
                     module, kernel, aug, "linear-table-scan", 0.55,
-                    f"`{kernel.name}` counts, for each element, the entries of a table it walks in a loop "
+                    f"`{kernel.name}` counts, for each element, {what} "
                     f"(`{ast.unparse(aug)[:70]}`): the element's rank in the table costs one compare per "
                     "entry, so the kernel's time grows with the table's length; a sorted table gives the "
                     "same rank in log2(length) halving steps of a binary search.",
@@ -133,6 +145,32 @@ def _none_axes(node: ast.AST) -> tuple[int, ...] | None:
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     axes = tuple(i for i, p in enumerate(parts) if isinstance(p, ast.Constant) and p.value is None)
     return axes if axes and len(parts) >= 2 else None
+
+
+def _intersection(kernel, cmp: ast.Compare) -> bool:
+    """Every pair of two tiles compared for equality, both tiles loaded from one array (two
+    slices of one index list: sorted neighbour lists intersected, as in triangle counting)."""
+    left, right = cmp.left, cmp.comparators[0]
+    if not _outer(left, right):
+        return False
+    shapes = ShapeInference(kernel)
+
+    def bases(side: ast.AST) -> set[str]:
+        found: set[str] = set()
+        for name in names_in(side):
+            value = shapes.definition(name, side.lineno)
+            loads = [c for c in ast.walk(value) if isinstance(c, ast.Call) and call_name(c) == "load" and c.args] if value is not None else []
+            found |= {b for b in (_base(c.args[0]) for c in loads) if b}
+        return found
+
+    return bool(bases(left) & bases(right))
+
+
+def _base(address: ast.AST) -> str:
+    """The leftmost name of an address sum (`col + start + lane` -> "col")."""
+    while isinstance(address, ast.BinOp):
+        address = address.left
+    return address.id if isinstance(address, ast.Name) else ""
 
 
 def _outer(left: ast.AST, right: ast.AST) -> bool:

@@ -200,8 +200,141 @@ def _kernel_from(fn: ast.FunctionDef, module: ast.Module,
             break
         kernel.inlined |= names | _inline_void_helpers(fn, helpers)
         kernel.inlined_calls += calls
+    _canonical_spellings(fn)
     kernel.assigns, kernel.loop_vars = _collect_assigns(fn)
     return kernel
+
+
+# tl builtins whose arguments authors pass by position or by keyword: the keyword names of the
+# positions from the first one that may be named
+_AXIS = (1, ("axis",))
+KEYWORD_POSITIONS = {"load": (1, ("mask", "other")), "store": (2, ("mask",)), "sum": _AXIS, "max": _AXIS,
+                     "min": _AXIS, "argmax": _AXIS, "argmin": _AXIS, "cumsum": _AXIS, "cumprod": _AXIS,
+                     "xor_sum": _AXIS, "reduce": _AXIS, "associative_scan": _AXIS}
+ACCESSES = frozenset({"load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_cas",
+                      "atomic_xchg", "atomic_and", "atomic_or", "atomic_xor"})
+
+
+def _canonical_spellings(fn: ast.FunctionDef) -> None:
+    """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`, a tl
+    builtin's mask, other or axis passed by position as the keyword, and an address bound once to
+    a local (`ptrs = base + offs`; `tl.load(ptrs, ...)`) as the expression at the access. The
+    detectors then match the idiom whichever way its author wrote it; lines are kept."""
+    for node in ast.walk(fn):
+        for field_name in ("body", "orelse"):
+            block = getattr(node, field_name, None)
+            if isinstance(block, list):
+                block[:] = [_as_augmented(stmt) for stmt in block]
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            _name_positional(node)
+        if isinstance(node, ast.For):
+            _as_strided_loop(node)
+    _inline_addresses(fn)
+
+
+def _as_strided_loop(loop: ast.For) -> None:
+    """`for t in range(tl.cdiv(end - start, step)): v = start + t * step` (a loop over tile or task
+    indices whose first statement makes the position, `t` used nowhere else) as
+    `for v in range(start, end, step)`: a grid-stride loop or a walk over tiles either way."""
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+            and call_name(loop.iter) == "range" and not loop.iter.keywords and loop.body):
+        return
+    args = loop.iter.args
+    if not (len(args) == 1 or len(args) == 2 and isinstance(args[0], ast.Constant) and args[0].value == 0):
+        return
+    first = loop.body[0]
+    if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name)):
+        return
+    index = loop.target.id
+    start, step = _position(first.value, index)
+    if step is None or sum(isinstance(n, ast.Name) and n.id == index for n in ast.walk(loop)) != 2:
+        return
+    count = args[-1]
+    end = None
+    if isinstance(count, ast.Call) and call_name(count) == "cdiv" and len(count.args) == 2 \
+            and ast.dump(count.args[1]) == ast.dump(step):
+        span = count.args[0]
+        if start is None:
+            end = span
+        elif isinstance(span, ast.BinOp) and isinstance(span.op, ast.Sub) and ast.dump(span.right) == ast.dump(start):
+            end = span.left
+    if end is None:
+        return
+    loop.target = ast.Name(first.targets[0].id, ast.Store())
+    loop.iter.args = [start if start is not None else ast.Constant(0), end, step]
+    loop.body = loop.body[1:] or [ast.Pass()]
+
+
+def _position(value: ast.expr, index: str) -> tuple[ast.expr | None, ast.expr | None]:
+    """(start, step) of `start + index * step` (or `index * step`, start None); step None else."""
+    def scaled(node: ast.expr) -> ast.expr | None:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(a, ast.Name) and a.id == index and index not in names_in(b):
+                    return b
+        return None
+
+    step = scaled(value)
+    if step is not None:
+        return None, step
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        for a, b in ((value.left, value.right), (value.right, value.left)):
+            step = scaled(b)
+            if step is not None and index not in names_in(a):
+                return a, step
+    return None, None
+
+
+def _as_augmented(stmt: ast.stmt) -> ast.stmt:
+    """`x = x <op> y` as `x <op>= y` (a Name target only)."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.left, ast.Name)
+            and stmt.value.left.id == stmt.targets[0].id):
+        name = stmt.targets[0].id
+        return ast.copy_location(ast.AugAssign(ast.Name(name, ast.Store()), stmt.value.op, stmt.value.right),
+                                 stmt)
+    return stmt
+
+
+def _name_positional(call: ast.Call) -> None:
+    spec = KEYWORD_POSITIONS.get(call.func.attr) if isinstance(call.func, ast.Attribute) else None
+    if spec is None:
+        return
+    first, names = spec
+    extra = call.args[first:first + len(names)]
+    if not extra or len(call.args) > first + len(names):
+        return
+    named = {kw.arg for kw in call.keywords}
+    if any(name in named for name in names[:len(extra)]):
+        return
+    call.keywords = [ast.keyword(name, value) for name, value in zip(names, extra, strict=False)] + call.keywords
+    del call.args[first:]
+
+
+def _inline_addresses(fn: ast.FunctionDef) -> None:
+    """An access whose address is a local assigned once, from pointer arithmetic, reads that
+    arithmetic in place (the assignment stays)."""
+    params = {a.arg for a in fn.args.args}
+    stores: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores.setdefault(node.id, []).append(node)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            stores.setdefault(node.target.id, []).append(node)
+    once = {}
+    for node in ast.walk(fn):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.BinOp) and node.targets[0].id not in params
+                and len(stores.get(node.targets[0].id, [])) == 1):
+            once[node.targets[0].id] = node
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Call) and call_name(node) in ACCESSES and node.args
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in once):
+            continue
+        definition = once[node.args[0].id]
+        if definition.lineno < node.lineno:
+            node.args[0] = copy.deepcopy(definition.value)
 
 
 def _heuristic_exprs(node: ast.expr | None, module: ast.Module) -> dict[str, ast.expr]:
