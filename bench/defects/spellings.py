@@ -521,6 +521,65 @@ def tile_index_loops(tree: ast.Module) -> bool:
     return changed
 
 
+def keyword_program_id(tree: ast.Module) -> bool:
+    """`tl.program_id(0)` / `tl.num_programs(0)` written `tl.program_id(axis=0)`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and ast.unparse(node.func.value) == "tl" and node.func.attr in ("program_id", "num_programs")
+                    and len(node.args) == 1 and not node.keywords):
+                node.keywords, node.args, changed = [ast.keyword("axis", node.args[0])], [], True
+    return changed
+
+
+def cast_function(tree: ast.Module) -> bool:
+    """`x.to(tl.float32)` inside @triton.jit functions written `tl.cast(x, tl.float32)`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            for name, value in ast.iter_fields(node):
+                values = value if isinstance(value, list) else [value]
+                for i, v in enumerate(values):
+                    if (isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "to"
+                            and len(v.args) == 1 and not v.keywords
+                            and ast.unparse(v.args[0]).startswith("tl.")):
+                        new = ast.Call(ast.Attribute(ast.Name("tl", ast.Load()), "cast", ast.Load()),
+                                       [v.func.value, v.args[0]], [])
+                        if isinstance(value, list):
+                            value[i] = new
+                        else:
+                            setattr(node, name, new)
+                        changed = True
+    return changed
+
+
+def commute_and(tree: ast.Module) -> bool:
+    """`(a < M) & (b < N)` inside @triton.jit functions written `(b < N) & (a < M)`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+                node.left, node.right, changed = node.right, node.left, True
+    return changed
+
+
+def zeros_as_full(tree: ast.Module) -> bool:
+    """`tl.zeros(shape, dtype=T)` inside @triton.jit functions written `tl.full(shape, 0, T)`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and ast.unparse(node.func.value) == "tl" and node.func.attr == "zeros"):
+                dtype = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "dtype"), None)
+                if not node.args or dtype is None:
+                    continue
+                node.func.attr = "full"
+                node.args, node.keywords, changed = [node.args[0], ast.Constant(0), dtype], [], True
+    return changed
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -749,6 +808,10 @@ REWRITES: dict[str, Rewrite] = {
     "reverse-compares": reverse_compares,
     "commute-products": commute_products,
     "tile-index-loops": tile_index_loops,
+    "keyword-program-id": keyword_program_id,
+    "cast-function": cast_function,
+    "commute-and": commute_and,
+    "zeros-as-full": zeros_as_full,
 }
 
 

@@ -217,7 +217,8 @@ ACCESSES = frozenset({"load", "store", "atomic_add", "atomic_max", "atomic_min",
 
 def _canonical_spellings(fn: ast.FunctionDef) -> None:
     """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`, a tl
-    builtin's mask, other or axis passed by position as the keyword, and an address bound once to
+    builtin's mask, other or axis passed by position as the keyword, `tl.cast(x, T)` as
+    `x.to(T)`, a loop over tile or task indices as the strided loop, and an address bound once to
     a local (`ptrs = base + offs`; `tl.load(ptrs, ...)`) as the expression at the access. The
     detectors then match the idiom whichever way its author wrote it; lines are kept."""
     for node in ast.walk(fn):
@@ -225,12 +226,25 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
             block = getattr(node, field_name, None)
             if isinstance(block, list):
                 block[:] = [_as_augmented(stmt) for stmt in block]
+    _CastAsMethod().visit(fn)
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             _name_positional(node)
         if isinstance(node, ast.For):
             _as_strided_loop(node)
     _inline_addresses(fn)
+
+
+class _CastAsMethod(ast.NodeTransformer):
+    """`tl.cast(x, T, ...)` as `x.to(T, ...)`."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if (isinstance(node.func, ast.Attribute) and node.func.attr == "cast"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "tl" and len(node.args) == 2):
+            method = ast.copy_location(ast.Attribute(node.args[0], "to", ast.Load()), node.func)
+            return ast.copy_location(ast.Call(method, [node.args[1]], node.keywords), node)
+        return node
 
 
 def _as_strided_loop(loop: ast.For) -> None:
