@@ -150,29 +150,35 @@ def _kernel_name(call: ast.Call) -> str:
 
 
 def rename_constexpr_params(tree: ast.Module) -> bool:
-    """A kernel's constexpr parameters renamed (BLOCK -> TILE_0), in the kernel and at every launch."""
-    changed = False
-    for fn in _jit_functions(tree):
-        names = [a.arg for a in fn.args.args if a.annotation is not None
-                 and "constexpr" in ast.unparse(a.annotation)]
-        mapping = {n: f"TILE_{i}" for i, n in enumerate(names)}
-        if not mapping:
-            continue
+    """The kernels' constexpr parameters renamed (BLOCK -> TILE_0), in the kernels and at every
+    launch, one name for each across the module (a launch-options dict may serve two kernels)."""
+    mapping: dict[str, str] = {}
+    kernels = _jit_functions(tree)
+    for fn in kernels:
+        for a in fn.args.args:
+            if a.annotation is not None and "constexpr" in ast.unparse(a.annotation):
+                mapping.setdefault(a.arg, f"TILE_{len(mapping)}")
+    if not mapping:
+        return False
+    names = {fn.name for fn in kernels}
+    for fn in kernels:
         for a in fn.args.args:
             a.arg = mapping.get(a.arg, a.arg)
         for n in ast.walk(fn):
             if isinstance(n, ast.Name) and n.id in mapping:
                 n.id = mapping[n.id]
-        for host in _host_functions(tree):
-            for call in _launches(host):
-                if _kernel_name(call) == fn.name:
-                    for kw in call.keywords:
-                        kw.arg = mapping.get(kw.arg, kw.arg)
-        for n in ast.walk(tree):  # autotune configs and heuristics name them in strings
-            if isinstance(n, ast.Constant) and n.value in mapping:
-                n.value = mapping[n.value]
-        changed = True
-    return changed
+    for host in _host_functions(tree):
+        for call in _launches(host):
+            if _kernel_name(call) in names:
+                for kw in call.keywords:
+                    kw.arg = mapping.get(kw.arg, kw.arg)
+    for n in ast.walk(tree):  # autotune configs, heuristics and option dicts name them in strings
+        if isinstance(n, ast.Constant) and n.value in mapping:
+            n.value = mapping[n.value]
+        if isinstance(n, ast.Call) and ast.unparse(n.func).split(".")[-1] in ("dict", "Config"):  # or keywords
+            for kw in n.keywords:
+                kw.arg = mapping.get(kw.arg, kw.arg)
+    return True
 
 
 def keywords_to_positional(tree: ast.Module) -> bool:
