@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.client.streamable_http import streamablehttp_client
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {"search_compiler_source", "get_pass", "diagnose_kernel", "escalate_symptom",
@@ -116,7 +116,8 @@ def test_mcp_over_http_needs_the_token_and_announces_resources_after_a_refresh(m
 
     async def go():
         headers = {"Authorization": "Bearer t0ken"}
-        async with streamablehttp_client(mcp_http, headers=headers) as (read, write, _), \
+        async with create_mcp_http_client(headers=headers) as http, \
+                streamable_http_client(mcp_http, http_client=http) as (read, write, _), \
                 ClientSession(read, write, message_handler=on_message) as s:
             out = await exercise(s, web_home)
             out["refresh"] = await s.call_tool("refresh_index", {})
