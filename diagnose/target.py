@@ -161,6 +161,23 @@ def load_runner_json(path: Path) -> tuple[dict | None, dict | None]:
     bench = next((p for p in parts if isinstance(p, dict) and "points" in p), None)
     profile = next((p for p in parts if isinstance(p, dict) and "counters" in p), None)
     if bench is None and profile is None:
+        failed = next((p["error"] for p in parts if isinstance(p, dict) and isinstance(p.get("error"), str)), None)
+        if failed is not None:
+            raise DiagnosisError(f"{path} records a runner run that failed on the device ({failed}): "
+                                 "nothing was measured; run the runner again or diagnose without it.")
         raise DiagnosisError(f"{path} is neither a runner bench answer (no 'points') nor a "
                              "profile answer (no 'counters'); see docs/runner.md.")
     return bench, profile
+
+
+def runner_json_failed(path: Path) -> str | None:
+    """The error a saved runner answer records instead of a measurement (a run that timed out
+    on the device), or None when it holds one or cannot be read."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    parts = [data.get("bench"), data.get("profile"), data] if isinstance(data, dict) else []
+    if any(isinstance(p, dict) and ("points" in p or "counters" in p) for p in parts):
+        return None
+    return next((p["error"] for p in parts if isinstance(p, dict) and isinstance(p.get("error"), str)), None)

@@ -8,6 +8,7 @@ usual spellings (tests/test_triage_spellings.py runs every fixture through them)
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -101,3 +102,21 @@ def test_the_machine_a_small_grid_leaves_idle_is_not_discounted_by_a_serial_walk
     assert idle, [f.message for f in traced]
     assert "walk_scaled" not in idle[0].evidence and idle[0].evidence["share"] >= 0.9
     assert all(f.rewrite_family != "split-work-across-programs" for f in walked)
+
+
+def test_a_runner_answer_that_records_a_failed_device_run_says_so(tmp_path) -> None:
+    from diagnose.target import DiagnosisError, load_runner_json, runner_json_failed
+
+    failed = tmp_path / "failed.json"
+    failed.write_text(json.dumps({"case": "k", "bench": {"error": "TimeoutExpired: runner gave no JSON"}}))
+    with pytest.raises(DiagnosisError, match="failed on the device \\(TimeoutExpired"):
+        load_runner_json(failed)
+    assert runner_json_failed(failed) == "TimeoutExpired: runner gave no JSON"
+    measured = tmp_path / "measured.json"
+    measured.write_text(json.dumps({"bench": {"points": [], "error": "ignored"}}))
+    assert runner_json_failed(measured) is None
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"unrelated": 1}))
+    assert runner_json_failed(other) is None
+    with pytest.raises(DiagnosisError, match="neither a runner bench answer"):
+        load_runner_json(other)

@@ -182,10 +182,18 @@ def in_split(case: DefectCase, split: str) -> bool:
     return split == "all" or case.held_out == (split == "held-out")
 
 
+def _failed_run(path: Path) -> bool:
+    sys.path.insert(0, str(REPO_ROOT))
+    from diagnose.target import runner_json_failed
+    return runner_json_failed(path) is not None
+
+
 def run_case(case: DefectCase, args: argparse.Namespace) -> CaseScore:
     runner_json = args.runner_dir / f"{case.name}.json" if args.runner_dir else None
     if runner_json is not None and not runner_json.exists():
         runner_json = None  # no device timings for this case (e.g. Ascend): tier 2 is skipped
+    elif runner_json is not None and _failed_run(runner_json):
+        runner_json = None  # the device run failed (a timeout): no timings, as for a missing file
     started = time.perf_counter()
     if args.mode == "library":
         report = diagnose_library(case, args.max_tier, runner_json, args.trace)
