@@ -4,23 +4,21 @@ import triton.language as tl
 
 
 @triton.jit
-def common_neighbours(offsets, nbrs, pair_a, pair_b, out, TILE: tl.constexpr):
-    p = tl.program_id(0)
-    a = tl.load(pair_a + p)
-    b = tl.load(pair_b + p)
-    a0 = tl.load(offsets + a)
-    na = tl.load(offsets + a + 1) - a0
-    b0 = tl.load(offsets + b)
-    nb = tl.load(offsets + b + 1) - b0
-    idx = tl.arange(0, TILE)
-    found = tl.zeros([TILE, TILE], dtype=tl.int32)
-    for i in range(0, na, TILE):
-        x = tl.load(nbrs + a0 + i + idx, mask=i + idx < na, other=-1)
-        for j in range(0, nb, TILE):
-            y = tl.load(nbrs + b0 + j + idx, mask=j + idx < nb, other=-2)
-            found += tl.where(x[:, None] == y[None, :], 1, 0)  # expect: common-linear-table-scan
-    tl.store(out + p, tl.sum(tl.sum(found, axis=1), axis=0))
+def shared_items(item_ptr, user_start, user_len, pairs, out, TILE_U: tl.constexpr, TILE_V: tl.constexpr):
+    q = tl.program_id(0)
+    u = tl.load(pairs + 2 * q)
+    v = tl.load(pairs + 2 * q + 1)
+    lane_u = tl.arange(0, TILE_U)
+    mine = tl.load(item_ptr + tl.load(user_start + u) + lane_u, mask=lane_u < tl.load(user_len + u), other=-1)
+    sv = tl.load(user_start + v)
+    nv = tl.load(user_len + v)
+    count = tl.zeros([TILE_U], dtype=tl.int32)
+    for off in range(0, nv, TILE_V):
+        lane_v = off + tl.arange(0, TILE_V)
+        theirs = tl.load(item_ptr + sv + lane_v, mask=lane_v < nv, other=-2)
+        count += tl.sum((mine[:, None] == theirs[None, :]).to(tl.int32), axis=1)  # expect: common-linear-table-scan
+    tl.store(out + q, tl.sum(count, axis=0))
 
 
-def run(offsets, nbrs, pair_a, pair_b, out):
-    common_neighbours[(pair_a.numel(),)](offsets, nbrs, pair_a, pair_b, out, TILE=64)
+def run(item_ptr, user_start, user_len, pairs, out):
+    shared_items[(pairs.numel() // 2,)](item_ptr, user_start, user_len, pairs, out, TILE_U=128, TILE_V=64)
