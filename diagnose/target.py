@@ -154,17 +154,11 @@ def load_runner_json(path: Path) -> tuple[dict | None, dict | None]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DiagnosisError(f"Cannot read runner JSON {path} ({type(exc).__name__}); pass the "
                              "output of `python -m diagnose.runner bench` or `profile`.") from None
-    if isinstance(data, dict):
-        parts = [data.get("bench"), data.get("profile"), data]
-    else:
-        parts = data if isinstance(data, list) else []
-    bench = next((p for p in parts if isinstance(p, dict) and "points" in p), None)
-    profile = next((p for p in parts if isinstance(p, dict) and "counters" in p), None)
+    bench, profile, failed = _runner_answers(data)
+    if failed is not None:
+        raise DiagnosisError(f"{path} records a runner run that failed on the device ({failed}): "
+                             "nothing was measured; run the runner again or diagnose without it.")
     if bench is None and profile is None:
-        failed = next((p["error"] for p in parts if isinstance(p, dict) and isinstance(p.get("error"), str)), None)
-        if failed is not None:
-            raise DiagnosisError(f"{path} records a runner run that failed on the device ({failed}): "
-                                 "nothing was measured; run the runner again or diagnose without it.")
         raise DiagnosisError(f"{path} is neither a runner bench answer (no 'points') nor a "
                              "profile answer (no 'counters'); see docs/runner.md.")
     return bench, profile
@@ -174,10 +168,20 @@ def runner_json_failed(path: Path) -> str | None:
     """The error a saved runner answer records instead of a measurement (a run that timed out
     on the device), or None when it holds one or cannot be read."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return _runner_answers(json.loads(Path(path).read_text(encoding="utf-8")))[2]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
-    parts = [data.get("bench"), data.get("profile"), data] if isinstance(data, dict) else []
-    if any(isinstance(p, dict) and ("points" in p or "counters" in p) for p in parts):
-        return None
-    return next((p["error"] for p in parts if isinstance(p, dict) and isinstance(p.get("error"), str)), None)
+
+
+def _runner_answers(data: object) -> tuple[dict | None, dict | None, str | None]:
+    """The bench answer, the profile answer and, when there is neither, the error the file
+    records instead."""
+    if isinstance(data, dict):
+        parts = [data.get("bench"), data.get("profile"), data]
+    else:
+        parts = data if isinstance(data, list) else []
+    bench = next((p for p in parts if isinstance(p, dict) and "points" in p), None)
+    profile = next((p for p in parts if isinstance(p, dict) and "counters" in p), None)
+    failed = None if bench is not None or profile is not None else next(
+        (p["error"] for p in parts if isinstance(p, dict) and isinstance(p.get("error"), str)), None)
+    return bench, profile, failed

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.compute import _pointer_params
 from diagnose.triage.detectors.memory import _match, depends_on
 from diagnose.triage.detectors.model import (
     KernelModule,
@@ -155,22 +156,12 @@ def _intersection(kernel, cmp: ast.Compare) -> bool:
         return False
     shapes = ShapeInference(kernel)
 
-    def bases(side: ast.AST) -> set[str]:
-        found: set[str] = set()
-        for name in names_in(side):
-            value = shapes.definition(name, side.lineno)
-            loads = [c for c in ast.walk(value) if isinstance(c, ast.Call) and call_name(c) == "load" and c.args] if value is not None else []
-            found |= {b for b in (_base(c.args[0]) for c in loads) if b}
-        return found
+    def arrays(side: ast.AST) -> set[str]:
+        values = [shapes.definition(name, side.lineno) for name in names_in(side)]
+        return {p for v in values if v is not None for c in ast.walk(v)
+                if isinstance(c, ast.Call) and call_name(c) == "load" for p in _pointer_params(kernel, c)}
 
-    return bool(bases(left) & bases(right))
-
-
-def _base(address: ast.AST) -> str:
-    """The leftmost name of an address sum (`col + start + lane` -> "col")."""
-    while isinstance(address, ast.BinOp):
-        address = address.left
-    return address.id if isinstance(address, ast.Name) else ""
+    return bool(arrays(left) & arrays(right))
 
 
 def _outer(left: ast.AST, right: ast.AST) -> bool:

@@ -8,6 +8,7 @@ import copy
 
 from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.model import (
+    MEMORY_OPS,
     JitKernel,
     KernelModule,
     ShapeInference,
@@ -19,9 +20,6 @@ from diagnose.triage.detectors.model import (
     name_node,
     names_in,
 )
-
-MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
-              "atomic_cas", "atomic_and", "atomic_or", "atomic_xor")
 
 
 def pointer_of(call: ast.Call) -> ast.expr | None:

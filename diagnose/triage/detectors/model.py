@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections import Counter
 from dataclasses import dataclass, field
 
 # tl reductions over a tile's axis (the calls that make a tile one reduction unit), and for
@@ -211,8 +212,8 @@ _AXIS = (1, ("axis",))
 KEYWORD_POSITIONS = {"load": (1, ("mask", "other")), "store": (2, ("mask",)), "sum": _AXIS, "max": _AXIS,
                      "min": _AXIS, "argmax": _AXIS, "argmin": _AXIS, "cumsum": _AXIS, "cumprod": _AXIS,
                      "xor_sum": _AXIS, "reduce": _AXIS, "associative_scan": _AXIS}
-ACCESSES = frozenset({"load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_cas",
-                      "atomic_xchg", "atomic_and", "atomic_or", "atomic_xor"})
+MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg",
+              "atomic_cas", "atomic_and", "atomic_or", "atomic_xor")
 
 
 def _canonical_spellings(fn: ast.FunctionDef) -> None:
@@ -330,20 +331,15 @@ def _inline_addresses(fn: ast.FunctionDef) -> None:
     """An access whose address is a local assigned once, from pointer arithmetic, reads that
     arithmetic in place (the assignment stays)."""
     params = {a.arg for a in fn.args.args}
-    stores: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            stores.setdefault(node.id, []).append(node)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            stores.setdefault(node.target.id, []).append(node)
+    stores = Counter(n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
     once = {}
     for node in ast.walk(fn):
         if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.BinOp) and node.targets[0].id not in params
-                and len(stores.get(node.targets[0].id, [])) == 1):
+                and stores[node.targets[0].id] == 1):
             once[node.targets[0].id] = node
     for node in ast.walk(fn):
-        if not (isinstance(node, ast.Call) and call_name(node) in ACCESSES and node.args
+        if not (isinstance(node, ast.Call) and call_name(node) in MEMORY_OPS and node.args
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in once):
             continue
         definition = once[node.args[0].id]
