@@ -33,6 +33,7 @@ from diagnose.ir.tier import (
     SYMPTOM_CARDS,
     SYMPTOM_WEIGHT,
     tier3_result,
+    without_dot,
 )
 from diagnose.profiling.trace import (
     SHARE_CONFIDENCE,
@@ -381,6 +382,7 @@ def tier3(ctx: Context) -> TierResult:
                           time.perf_counter() - started, estimate=guess, value_steps=_value_steps(ctx),
                           partials=_partials(ctx))
     _mark_not_in_ir(ctx, result)
+    _mark_dot_absent(ctx)
     _mechanism_alone(result)
     _unknowable_launch_sizes(ctx, result)
     return result
@@ -454,6 +456,27 @@ def _mark_not_in_ir(ctx: Context, ir: TierResult) -> None:
         if signs and kernel in captured and not any((kernel, s) in seen for s in signs):
             h.evidence["not_in_ir"] = (f"tier 3 captured `{kernel}` at size {ctx.options.size} "
                                        f"and shows no {' or '.join(signs)}")
+
+
+DOT_FAMILIES = ("lower-precision-dot", "tma-descriptors")  # readings that presuppose a tl.dot
+
+
+def _mark_dot_absent(ctx: Context) -> None:
+    """Tier 2 reads a compute-bound fp32 kernel against the tf32 matmul rate and names the
+    dot's precision; when tier 3 compiled every launched kernel and none holds a dot (an
+    elementwise or Monte-Carlo kernel whose counted flops are FMAs), that reading's family has
+    nothing to act on: its findings carry `not_in_ir` and the ranking counts them for less."""
+    measured = ctx.tier(2)
+    kernels = ctx.capture.kernels if ctx.capture is not None else []
+    if ctx.backend != "cuda" or measured is None or not kernels or any(k.failure for k in kernels):
+        return
+    if not all(without_dot(k) for k in kernels):
+        return
+    names = ", ".join(sorted({k.kernel for k in kernels}))
+    for f in measured.findings:
+        if f.rewrite_family in DOT_FAMILIES:
+            f.evidence["not_in_ir"] = (f"tier 3 compiled every launched kernel ({names}) at size "
+                                       f"{ctx.options.size} and none holds a tl.dot")
 
 
 def launch_values(capture: IRCapture) -> dict[str, dict[str, int]]:

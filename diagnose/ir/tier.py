@@ -7,7 +7,7 @@ hypotheses) a symptom can confirm, which is how the ladder combines evidence acr
 from __future__ import annotations
 
 from diagnose.evidence import Finding, TierResult
-from diagnose.ir import IRCapture, Symptom
+from diagnose.ir import IRCapture, KernelIR, Symptom
 from diagnose.ir.estimate import Estimate
 
 TIER, TIER_NAME = 3, "IR attribution"
@@ -169,11 +169,23 @@ def _cards(symptom: Symptom, card_families: dict[str, str]) -> tuple[list[str], 
     return cards, {line: sorted(set(cs), key=order.index) for line, cs in by_line.items()}
 
 
+# Idioms of a tl.dot (its operands' precision, split-K atomics around it): a symptom of a kernel
+# whose IR holds no dot at any stage is not theirs, however often they produce it elsewhere.
+DOT_CARDS = ("cuda-fp32-dot", "cuda-split-k-atomics")
+
+
+def without_dot(kernel: KernelIR) -> bool:
+    return bool(kernel.signatures) and not any(s.dots or s.warp_group_dots for s in kernel.signatures)
+
+
 def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]) -> Finding:
     if symptom.id in ("compile-failure", "frontend-abort"):
         return _failure_finding(symptom, capture)
     kernel = next((k for k in capture.kernels if k.kernel == symptom.kernel), None)
     cards, line_cards = _cards(symptom, card_families)
+    if kernel is not None and without_dot(kernel):
+        cards = [c for c in cards if c not in DOT_CARDS]
+        line_cards = {line: [c for c in cs if c not in DOT_CARDS] for line, cs in line_cards.items()}
     families = list(dict.fromkeys(card_families[c] for c in cards))
     only = families[0] if len(families) == 1 else ""
     lines = sorted({int(n) for ns in symptom.mechanisms.values() for n in ns})
