@@ -1,0 +1,51 @@
+"""Sample covariance of a tall feature matrix by streaming Welford/Chan co-moment merges."""
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _chan_comoment(x, stride_x, row_lo, row_hi, ci, cj, C, BK: tl.constexpr):
+    """Mean of columns ci and cj and the centred co-moment over rows [row_lo, row_hi)."""
+    mean_i = tl.zeros([ci.shape[0]], dtype=tl.float32)
+    mean_j = tl.zeros([cj.shape[0]], dtype=tl.float32)
+    m2 = tl.zeros([ci.shape[0], cj.shape[0]], dtype=tl.float32)
+    count = 0.0
+    for r0 in range(row_lo, row_hi, BK):
+        rows = r0 + tl.arange(0, BK)
+        rv = rows < row_hi
+        xa = tl.load(x + rows[:, None] * stride_x + ci[None, :], mask=rv[:, None] & (ci < C)[None, :], other=0.0)
+        xb = tl.load(x + rows[:, None] * stride_x + cj[None, :], mask=rv[:, None] & (cj < C)[None, :], other=0.0)
+        nb = tl.minimum(row_hi - r0, BK).to(tl.float32)
+        ma = tl.sum(xa, axis=0) / nb
+        mb = tl.sum(xb, axis=0) / nb
+        ca = tl.where(rv[:, None], xa - ma[None, :], 0.0)
+        cb = tl.where(rv[:, None], xb - mb[None, :], 0.0)
+        total = count + nb
+        da = ma - mean_i
+        db = mb - mean_j
+        m2 = tl.dot(tl.trans(ca), cb, m2)
+        m2 += da[:, None] * db[None, :] * (count * nb / total)
+        mean_i += da * (nb / total)
+        mean_j += db * (nb / total)
+        count = total
+    return mean_i, mean_j, m2
+
+
+@triton.jit
+def _covariance(x, cov, N, C, stride_x, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    tiles_n = tl.cdiv(C, BN)
+    ci = (pid // tiles_n) * BM + tl.arange(0, BM)
+    cj = (pid % tiles_n) * BN + tl.arange(0, BN)
+    mean_i, mean_j, m2 = _chan_comoment(x, stride_x, 0, N, ci, cj, C, BK)
+    tl.store(cov + ci[:, None] * C + cj[None, :], m2 / (N - 1), mask=(ci < C)[:, None] & (cj < C)[None, :])
+
+
+def run(x: torch.Tensor) -> torch.Tensor:
+    N, C = x.shape
+    cov = torch.empty((C, C), device=x.device, dtype=torch.float32)
+    BM = BN = 128
+    grid = (triton.cdiv(C, BM) * triton.cdiv(C, BN),)
+    _covariance[grid](x, cov, N, C, x.stride(0), BM=BM, BN=BN, BK=32, num_warps=8)
+    return cov
