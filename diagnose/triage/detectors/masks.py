@@ -627,6 +627,53 @@ def _narrowed(stmt: ast.AST) -> str | None:
     return None
 
 
+# A record written once per lane is a certain retirement (no later step can change it), surer
+# than a liveness mask the loop narrows by data: only how much of the range is left is unknown.
+FIRST_HIT_CONFIDENCE = 0.65
+
+
+def _first_hit(stmt: ast.AST, targets: set[str]) -> str | None:
+    """The name a statement records each lane's first hit in, with the loop's index: `first =
+    tl.where(hit & (k < first), k, first)` or `(first == NONE)` (the write tests the record
+    itself, so it happens once per lane), or `first = tl.minimum(first, tl.where(hit, k, BIG))`
+    (an ascending index: the first hit is the least)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)):
+        return None
+    name, value = stmt.targets[0].id, stmt.value
+    if call_name(value) == "where" and len(value.args) == 3:
+        cond, hit, kept = value.args
+        if isinstance(kept, ast.Name) and kept.id == name and names_in(hit) & targets \
+                and name in names_in(cond):
+            return name
+    if call_name(value) == "minimum" and len(value.args) == 2:
+        own = [a for a in value.args if isinstance(a, ast.Name) and a.id == name]
+        other = [a for a in value.args if not (isinstance(a, ast.Name) and a.id == name)]
+        if own and other and call_name(other[0]) == "where" and len(other[0].args) == 3 \
+                and names_in(other[0].args[1]) & targets and not names_in(other[0].args[0]) & {name}:
+            return name
+    return None
+
+
+def _first_hit_loops(kernel: JitKernel, shapes: ShapeInference) -> list[tuple[ast.For, str, int]]:
+    """Loops over a range that record each lane's first hit in a tile set before the loop, load
+    on every iteration, and never look at the record to stop: (loop, record, loads)."""
+    found = []
+    for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+        inside = {id(n) for n in ast.walk(loop)}
+        targets = names_in(loop.target)
+        records = {name for stmt in ast.walk(loop) if (name := _first_hit(stmt, targets)) is not None
+                   and any(id(a) not in inside for a in kernel.assigns.get(name, []))
+                   and is_tile(shapes.shape(name_node(name), stmt.lineno))}
+        loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
+        tested = set().union(*(names_in(n.test) | depends_on(kernel, n.test)
+                               for n in ast.walk(loop) if isinstance(n, ast.If | ast.While)))
+        breaks = any(isinstance(n, ast.Break) for n in ast.walk(loop))
+        if records and loads and not records & tested and not breaks:
+            found.append((loop, sorted(records)[0], len(loads)))
+    return found
+
+
 @detector("retired-lanes-loop")
 def retired_lanes_loop(module: KernelModule, backend: str) -> list[Match]:
     """A loop that carries a per-lane liveness mask (a tile of booleans set before the loop and
@@ -666,6 +713,18 @@ def retired_lanes_loop(module: KernelModule, backend: str) -> list[Match]:
                 "the loop when no lane is live (a while loop on the count of live lanes).",
                 ["profile: time grows with the loop's full range, not with the lanes' live steps"],
                 mask=name))
+        for loop, record, loads in _first_hit_loops(kernel, shapes):
+            if any(m.line == loop.lineno for m in matches):
+                continue
+            matches.append(_match(
+                module, kernel, loop, "retired-lanes-loop", FIRST_HIT_CONFIDENCE,
+                f"`{kernel.name}` records each lane's first hit in `{record}` on the loop over "
+                f"`{ast.unparse(loop.target)}`, but the loop runs its whole range whatever `{record}` "
+                "holds: once every lane has found its hit, each remaining iteration still issues its "
+                f"{loads} load(s) and its arithmetic for nothing. Stop the loop when no lane is still "
+                "searching (a while loop on the count of pending lanes).",
+                ["profile: time grows with the loop's full range, not with the lanes' live steps"],
+                mask=record))
     return matches
 
 
