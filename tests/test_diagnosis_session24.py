@@ -6,6 +6,7 @@ for less than a source idiom about the real cost."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,50 @@ def test_an_ir_symptom_of_a_kernel_without_a_dot_names_no_dot_idiom(tmp_path):
     assert "cuda-split-k-atomics" not in atomics.evidence["explains_cards"]
     assert "drop-split-k" not in atomics.evidence["explains_families"]
     assert "common-scatter-atomics" in atomics.evidence["explains_cards"] or atomics.card_id
+
+
+SHIFTED_SAMPLE = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def shifted_sample(img, shift, out, H, W, BLOCK: tl.constexpr):
+    for start in range(tl.program_id(0) * BLOCK, H * W, tl.num_programs(0) * BLOCK):
+        pix = start + tl.arange(0, BLOCK)
+        ok = pix < H * W
+        row = pix // W
+        col = pix % W
+        dy = tl.load(shift + pix, mask=ok, other=0)
+        src = (row + dy) * W + col
+        tl.store(out + pix, tl.load(img + src, mask=ok, other=0.0), mask=ok)
+'''
+
+PLAIN_DECODE = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def transpose_flat(img, out, H, W, BLOCK: tl.constexpr):
+    for start in range(tl.program_id(0) * BLOCK, H * W, tl.num_programs(0) * BLOCK):
+        pix = start + tl.arange(0, BLOCK)
+        ok = pix < H * W
+        row = pix // W
+        col = pix % W
+        tl.store(out + col * H + row, tl.load(img + pix, mask=ok, other=0.0), mask=ok)
+'''
+
+
+def _confidence(source: str, card: str) -> float:
+    from diagnose.triage import triage
+    found = [f.confidence for f in triage(source, "k.py", "ascend").findings if f.card_id == card]
+    return max(found, default=0.0)
+
+
+def test_on_ascend_a_div_mod_feeding_only_a_gather_ranks_below_the_gather():
+    source = textwrap.dedent(SHIFTED_SAMPLE)
+    assert _confidence(source, "ascend-div-mod-unstructured") == 0.5
+    assert _confidence(source, "ascend-discrete-gather") > 0.5
+
+
+def test_on_ascend_a_div_mod_feeding_a_plain_access_keeps_its_weight():
+    assert _confidence(textwrap.dedent(PLAIN_DECODE), "ascend-div-mod-unstructured") >= 0.7

@@ -417,7 +417,10 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
             runtime = key in runtime_keys
             confidence = (0.6 if runtime else 0.3) + (0.1 if len(ops) == 2 else 0.0)
             if backend == "ascend":
-                confidence += 0.1  # a div/mod the structurer cannot remove scalarizes the access
+                if _feeds_only_gathers(kernel, node):  # a few vector ops beside a scalar transfer each
+                    confidence = min(confidence, GATHERED_DIV_MOD_CONFIDENCE)
+                else:  # a div/mod the structurer cannot remove scalarizes the access
+                    confidence += 0.1
             many = ""
             if issue_bound and node is lead:
                 confidence = max(confidence, 0.8)
@@ -437,6 +440,24 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
+def _feeds_only_gathers(kernel: JitKernel, node: ast.BinOp) -> bool:
+    """Every access whose address the div/mod reaches is also addressed through a loaded value
+    (a deformable or table-driven gather): no index decode makes such an access structured, so
+    its scalarization is the gather's, not the division's."""
+    bound = {t.id for stmt in ast.walk(kernel.node) if isinstance(stmt, ast.Assign)
+             and any(n is node for n in ast.walk(stmt.value))
+             for t in stmt.targets if isinstance(t, ast.Name)}
+    loaded = bound_to_call(kernel, "load")
+    reached = []
+    for op in memory_ops(kernel):
+        pointer = pointer_of(op)
+        names = depends_on(kernel, pointer)
+        if names & bound or any(n is node for n in ast.walk(pointer)):
+            reached.append(names)
+    return bool(reached) and all(names & loaded for names in reached)
+
+
+GATHERED_DIV_MOD_CONFIDENCE = 0.5  # below the gather that scalarizes the access anyway
 ISSUE_BOUND_DIVISIONS = 4  # runtime divisors per element past which integer work outlasts the traffic
 
 
