@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.memory import _match, pointer_of, pointer_params
+from diagnose.triage.detectors.memory import MEMORY_OPS, _match, pointer_of, pointer_params
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
     REDUCE_OPS,
@@ -212,7 +212,51 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
             ["TTGIR: sizePerThread 1 on the row's loads (narrow global accesses)",
              "profile: programs launched far exceed the SM count with short CTAs"],
             tile_elements=elements))
+    matches += [_scalar_program(module, launch) for launch in module.launches
+                if _is_scalar_program(module, launch)]
     return matches
+
+
+SCALAR_PROGRAM_ACCESSES = 4  # scalar loads and stores a program makes before it is a ported loop body
+
+
+def _is_scalar_program(module: KernelModule, launch: Launch) -> bool:
+    """A kernel with no tile anywhere (no tl.arange, after its helpers are inlined) that makes
+    several scalar accesses, launched over a grid sized by the data: one item per program,
+    a GPU thread's loop body ported as a whole program."""
+    kernel = module.kernels[launch.kernel]
+    if kernel.calls("arange") or len(kernel.calls(*MEMORY_OPS)) < SCALAR_PROGRAM_ACCESSES:
+        return False
+    if not all(_fixed_trip_count(kernel, loop) for loop in _loops(kernel)):
+        return False  # a loop over data-sized work: a walk to tile or a recurrence to scan
+    env = launcher_env(module, launch)
+    sizes = [evaluate(axis, env) for axis in grid_elements(launch)]
+    return any(not isinstance(v, int) or v > 1 for v in sizes)
+
+
+def _fixed_trip_count(kernel: JitKernel, loop: ast.For | ast.While) -> bool:
+    """A `for` over a range whose bounds are literals or constexpr parameters (a fixed chain of
+    steps, a joint per step): the program's work cannot grow along it."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
+            or call_name(loop.iter) not in ("range", "static_range"):
+        return False
+    names = {n.id for a in loop.iter.args for n in ast.walk(a) if isinstance(n, ast.Name)}
+    return all((p := kernel.param(n)) is not None and p.constexpr for n in names)
+
+
+def _scalar_program(module: KernelModule, launch: Launch) -> Match:
+    warps = launch_value(module, launch, "num_warps")
+    threads = 32 * (warps if isinstance(warps, int) else 4)
+    accesses = len(module.kernels[launch.kernel].calls(*MEMORY_OPS))
+    return _launch_match(
+        module, launch, "row-per-program", 0.8,
+        f"`{launch.kernel}` has no tile at all: each program handles one item in scalar code "
+        f"({accesses} scalar loads and stores), so its {threads} threads all compute the same values "
+        "and the grid is one program per item. Give each program a block of items, one per lane "
+        "(`item = pid * BLOCK + tl.arange(0, BLOCK)`, masked accesses).",
+        ["TTGIR: every global access is a scalar pointer",
+         "profile: issue-bound at a small share of bandwidth, programs far exceed the SM count"],
+        tile_elements=1)
 
 
 @detector("no-autotune")
