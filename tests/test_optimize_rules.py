@@ -194,3 +194,22 @@ def test_propose_uses_the_next_transformation_of_the_family_once_one_was_tried()
 def test_propose_says_when_a_family_has_no_rule():
     p = propose(_request("fuse-launches", baseline("add")))
     assert p.candidates == [] and "no transformation for 'fuse-launches'" in p.reason
+
+
+TINY_BLOCK = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def pairs(x, out, n, BLOCK_C: tl.constexpr):
+    c = tl.arange(0, BLOCK_C)
+    tl.store(out + c, tl.load(x + c, mask=c < n), mask=c < n)
+
+def run(x, out):
+    pairs[(1,)](x, out, x.numel(), BLOCK_C=2)
+'''
+
+
+def test_autotune_leaves_a_launch_whose_only_block_is_too_small_to_tune():
+    # a 2-wide block has no neighbour inside [16, 16384]: no config, no decorator with an empty list
+    assert add_autotune_configs(TINY_BLOCK) == []

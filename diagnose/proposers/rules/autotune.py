@@ -51,6 +51,8 @@ def add_autotune_configs(text: str) -> list[Candidate]:
         if any("autotune" in dotted(getattr(d, "func", d)) for d in fn.decorator_list):
             continue
         configs = _configs(groups)
+        if not configs:  # every literal block is outside [MIN_BLOCK, MAX_BLOCK]: nothing to tune
+            continue
         edits = [Edit(_line_start(src, fn.decorator_list[0]), _line_start(src, fn.decorator_list[0]),
                       _decorator(configs, keys) + "\n")]
         edits += _launch_edits(src, launch, groups)
