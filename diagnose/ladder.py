@@ -26,6 +26,7 @@ from diagnose.ir.cache import cached
 from diagnose.ir.estimate import MARGIN, Estimate, estimate
 from diagnose.ir.tier import (
     CAUSE_SYMPTOMS,
+    DOT_CARDS,
     EFFECT_SYMPTOMS,
     HOST_CARDS,
     INTERMEDIATE_WEIGHT,
@@ -458,9 +459,6 @@ def _mark_not_in_ir(ctx: Context, ir: TierResult) -> None:
                                        f"and shows no {' or '.join(signs)}")
 
 
-DOT_FAMILIES = ("lower-precision-dot", "tma-descriptors")  # readings that presuppose a tl.dot
-
-
 def _mark_dot_absent(ctx: Context) -> None:
     """Tier 2 reads a compute-bound fp32 kernel against the tf32 matmul rate and names the
     dot's precision; when tier 3 compiled every launched kernel and none holds a dot (an
@@ -474,7 +472,7 @@ def _mark_dot_absent(ctx: Context) -> None:
         return
     names = ", ".join(sorted({k.kernel for k in kernels}))
     for f in measured.findings:
-        if f.rewrite_family in DOT_FAMILIES:
+        if f.card_id in DOT_CARDS:
             f.evidence["not_in_ir"] = (f"tier 3 compiled every launched kernel ({names}) at size "
                                        f"{ctx.options.size} and none holds a tl.dot")
 

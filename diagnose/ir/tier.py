@@ -169,9 +169,10 @@ def _cards(symptom: Symptom, card_families: dict[str, str]) -> tuple[list[str], 
     return cards, {line: sorted(set(cs), key=order.index) for line, cs in by_line.items()}
 
 
-# Idioms of a tl.dot (its operands' precision, split-K atomics around it): a symptom of a kernel
-# whose IR holds no dot at any stage is not theirs, however often they produce it elsewhere.
-DOT_CARDS = ("cuda-fp32-dot", "cuda-split-k-atomics")
+# Idioms of a tl.dot (its operands' precision, split-K atomics around it, how its tiles are fed):
+# a symptom or a reading of a kernel whose IR holds no dot at any stage is not theirs, however
+# often they produce it elsewhere.
+DOT_CARDS = ("cuda-fp32-dot", "cuda-split-k-atomics", "cuda-no-tma-descriptors")
 
 
 def without_dot(kernel: KernelIR) -> bool:

@@ -212,26 +212,11 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
             ["TTGIR: sizePerThread 1 on the row's loads (narrow global accesses)",
              "profile: programs launched far exceed the SM count with short CTAs"],
             tile_elements=elements))
-    matches += [_scalar_program(module, launch) for launch in module.launches
-                if _is_scalar_program(module, launch)]
+    matches += [m for launch in module.launches if (m := _scalar_program(module, launch)) is not None]
     return matches
 
 
 SCALAR_PROGRAM_ACCESSES = 4  # scalar loads and stores a program makes before it is a ported loop body
-
-
-def _is_scalar_program(module: KernelModule, launch: Launch) -> bool:
-    """A kernel with no tile anywhere (no tl.arange, after its helpers are inlined) that makes
-    several scalar accesses, launched over a grid sized by the data: one item per program,
-    a GPU thread's loop body ported as a whole program."""
-    kernel = module.kernels[launch.kernel]
-    if kernel.calls("arange") or len(kernel.calls(*MEMORY_OPS)) < SCALAR_PROGRAM_ACCESSES:
-        return False
-    if not all(_fixed_trip_count(kernel, loop) for loop in _loops(kernel)):
-        return False  # a loop over data-sized work: a walk to tile or a recurrence to scan
-    env = launcher_env(module, launch)
-    sizes = [evaluate(axis, env) for axis in grid_elements(launch)]
-    return any(not isinstance(v, int) or v > 1 for v in sizes)
 
 
 def _fixed_trip_count(kernel: JitKernel, loop: ast.For | ast.While) -> bool:
@@ -244,10 +229,21 @@ def _fixed_trip_count(kernel: JitKernel, loop: ast.For | ast.While) -> bool:
     return all((p := kernel.param(n)) is not None and p.constexpr for n in names)
 
 
-def _scalar_program(module: KernelModule, launch: Launch) -> Match:
+def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
+    """A kernel with no tile anywhere (no tl.arange, after its helpers are inlined) that makes
+    several scalar accesses, loops only a fixed number of times and is launched over a grid sized
+    by the data: one item per program, a GPU thread's loop body ported as a whole program."""
+    kernel = module.kernels[launch.kernel]
+    accesses = len(kernel.calls(*MEMORY_OPS))
+    if kernel.calls("arange") or accesses < SCALAR_PROGRAM_ACCESSES:
+        return None
+    if not all(_fixed_trip_count(kernel, loop) for loop in _loops(kernel)):
+        return None  # a loop over data-sized work: a walk to tile or a recurrence to scan
+    env = launcher_env(module, launch)
+    if all(isinstance(v, int) and v <= 1 for v in (evaluate(axis, env) for axis in grid_elements(launch))):
+        return None
     warps = launch_value(module, launch, "num_warps")
     threads = 32 * (warps if isinstance(warps, int) else 4)
-    accesses = len(module.kernels[launch.kernel].calls(*MEMORY_OPS))
     return _launch_match(
         module, launch, "row-per-program", 0.8,
         f"`{launch.kernel}` has no tile at all: each program handles one item in scalar code "

@@ -650,7 +650,7 @@ def _first_hit(stmt: ast.AST, targets: set[str]) -> str | None:
         own = [a for a in value.args if isinstance(a, ast.Name) and a.id == name]
         other = [a for a in value.args if not (isinstance(a, ast.Name) and a.id == name)]
         if own and other and call_name(other[0]) == "where" and len(other[0].args) == 3 \
-                and names_in(other[0].args[1]) & targets and not names_in(other[0].args[0]) & {name}:
+                and names_in(other[0].args[1]) & targets and name not in names_in(other[0].args[0]):
             return name
     return None
 
@@ -666,7 +666,7 @@ def _first_hit_loops(kernel: JitKernel, shapes: ShapeInference) -> list[tuple[as
                    and any(id(a) not in inside for a in kernel.assigns.get(name, []))
                    and is_tile(shapes.shape(name_node(name), stmt.lineno))}
         loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
-        tested = set().union(*(names_in(n.test) | depends_on(kernel, n.test)
+        tested = set().union(*(depends_on(kernel, n.test)
                                for n in ast.walk(loop) if isinstance(n, ast.If | ast.While)))
         breaks = any(isinstance(n, ast.Break) for n in ast.walk(loop))
         if records and loads and not records & tested and not breaks:
