@@ -442,3 +442,20 @@ def test_dump_captured_from_triton_3_9_splits_with_colon_headers_and_options():
     assert [s.pass_arg for s in stages] == ["inline", "tritongpu-accelerate-matmul",
                                             "triton-nvidia-check-matmul-two-cta"]
     assert "ttng.warp_group_dot" in stages[2].text and "ttng.warp_group_dot" not in stages[1].text
+
+
+def test_a_capture_leaves_no_scratch_files_behind(tmp_path, monkeypatch):
+    """Found in session 25 (2026-12-04): every capture left its dump folder (~16 MB a launch) and
+    its child's Triton cache in the temp folder; 1,449 of each had piled up in /tmp."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # the child's temp folder
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # and this process's
+    monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
+    capture = capture_cuda(make_task(tmp_path, "vadd", TASK_PY, VADD.format(decorator="")))
+    assert capture.kernels and capture.kernels[0].stages  # the dumps were read before they went
+    # torch keeps its own per-user cache there (torchinductor_<user>); ours must all be gone
+    assert sorted(p.name for p in scratch.iterdir() if p.name.startswith("passwise")) == []
+    kept = tmp_path / "kept"  # a folder the caller names is the caller's: it stays
+    capture_cuda(tmp_path / "vadd", work_dir=kept)
+    assert (kept / "report.json").exists()

@@ -58,14 +58,15 @@ def capture_ascend(task: str | Path, candidate: str | Path | None = None, size: 
     # between launches, launches repeated, re-reads, host-side copies and casts
     capture.intermediates, capture.rereads = cuda.intermediates, cuda.rereads
     capture.launch_counts, capture.host_ops = dict(cuda.launch_counts), list(cuda.host_ops)
-    work = Path(tempfile.mkdtemp(prefix="passwise-ascend-"))
-    for kir in cuda.kernels:
-        ttir = _ttir_of(kir)
-        if ttir is None:
-            continue
-        ttir_file = work / f"{kir.kernel}.ttir.mlir"
-        ttir_file.write_text(ttir)
-        capture.kernels.append(run_adapter_opt(opt, ttir_file, kir, capture, timeout))
+    with tempfile.TemporaryDirectory(prefix="passwise-ascend-") as scratch:
+        work = Path(scratch)  # the stages are read into the capture; the files go with it
+        for kir in cuda.kernels:
+            ttir = _ttir_of(kir)
+            if ttir is None:
+                continue
+            ttir_file = work / f"{kir.kernel}.ttir.mlir"
+            ttir_file.write_text(ttir)
+            capture.kernels.append(run_adapter_opt(opt, ttir_file, kir, capture, timeout))
     return capture
 
 

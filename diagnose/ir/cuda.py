@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,7 +53,20 @@ def capture_cuda(task: str | Path, candidate: str | Path | None = None, size: st
                  work_dir: str | Path | None = None, max_configs: int = 1) -> IRCapture:
     """Capture every distinct kernel launch of the task's `run` compiled for sm_<arch>."""
     task_dir, kernel = resolve_task(task, candidate)
-    out = Path(work_dir) if work_dir else Path(tempfile.mkdtemp(prefix="passwise-ir-"))
+    if work_dir:
+        return _capture_into(Path(work_dir), task_dir, kernel, size, timeout, arch, python,
+                             max_configs)
+    # the dumps are read into the capture, so a folder of our own goes when we are done
+    # (a pass-by-pass dump is ~16 MB a launch: left in /tmp, every diagnosis would leak it)
+    out = Path(tempfile.mkdtemp(prefix="passwise-ir-"))
+    try:
+        return _capture_into(out, task_dir, kernel, size, timeout, arch, python, max_configs)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _capture_into(out: Path, task_dir: Path | None, kernel: Path, size: str, timeout: float,
+                  arch: int, python: str | None, max_configs: int) -> IRCapture:
     out.mkdir(parents=True, exist_ok=True)
     cmd = [python or cuda_python(), str(CHILD), "--kernel", str(kernel), "--size", size,
            "--out-dir", str(out), "--arch", str(arch), "--max-configs", str(max_configs)]

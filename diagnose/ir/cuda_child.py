@@ -7,9 +7,11 @@ triton and the standard library. Writes one JSON report (schema: CUDA_CHILD_SCHE
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib.util
 import json
 import os
+import shutil
 import sys
 import tempfile
 import traceback
@@ -277,7 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-configs", type=int, default=1)
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="passwise-tcache-"))
+    if "TRITON_CACHE_DIR" not in os.environ:  # a cache of this run only, gone when it ends
+        cache = tempfile.mkdtemp(prefix="passwise-tcache-")
+        atexit.register(shutil.rmtree, cache, ignore_errors=True)
+        os.environ["TRITON_CACHE_DIR"] = cache
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # a cache hit would skip the pass dumps
     os.environ["MLIR_ENABLE_DUMP"] = "1"
     import triton
