@@ -6,7 +6,13 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.memory import MEMORY_OPS, _match, pointer_of, pointer_params
+from diagnose.triage.detectors.memory import (
+    MEMORY_OPS,
+    _match,
+    depends_on,
+    pointer_of,
+    pointer_params,
+)
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
     REDUCE_OPS,
@@ -253,6 +259,112 @@ def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
         ["TTGIR: every global access is a scalar pointer",
          "profile: issue-bound at a small share of bandwidth, programs far exceed the SM count"],
         tile_elements=1)
+
+
+def _positions(kernel: JitKernel) -> tuple[set[str], set[str]]:
+    """(item, group) names of the program's position: `i = tl.program_id(0)` (and names computed
+    from it) is the item a program owns; `mol = i // n` is the group the item belongs to, which
+    neighbouring programs share."""
+    item = {name for name, stmts in kernel.assigns.items()
+            if any("program_id" in ast.unparse(getattr(s, "value", s)) for s in stmts)}
+    group: set[str] = set()
+    for name, stmts in kernel.assigns.items():
+        values = [getattr(s, "value", None) for s in stmts]
+        if name not in item and values and all(
+                isinstance(v, ast.BinOp) and isinstance(v.op, ast.FloorDiv)
+                and (depends_on(kernel, v.left) | names_in(v.left)) & item for v in values):
+            group.add(name)
+    changed = True
+    while changed:  # `row = pid * R + c` is the item too; stop at the group names
+        changed = False
+        for name, stmts in kernel.assigns.items():
+            if name in item or name in group:
+                continue
+            if any(names_in(getattr(s, "value", s)) & item for s in stmts):
+                item.add(name)
+                changed = True
+    return item, group
+
+
+def _reaches_item(kernel: JitKernel, node: ast.AST, item: set[str], group: set[str]) -> bool:
+    """Whether `node` depends on the program's own item (not only on its group)."""
+    if "program_id" in ast.unparse(node):
+        return True
+    seen: set[str] = set()
+    todo = list(names_in(node))
+    while todo:
+        name = todo.pop()
+        if name in seen or name in group:
+            continue
+        if name in item:
+            return True
+        seen.add(name)
+        for stmt in kernel.assigns.get(name, []):
+            value = getattr(stmt, "value", None)
+            if value is not None:
+                todo.extend(names_in(value))
+    return False
+
+
+def _item_against_shared(module: KernelModule, launch: Launch) -> Match | None:
+    """One item per program (its fields loaded as scalars at the program's position) reduced
+    against a tile of partners whose addresses do not depend on the item (the whole other set,
+    or the item's group, which neighbouring programs share), one scalar result per item stored:
+    every program loads the same partners again for one item's worth of arithmetic."""
+    kernel = module.kernels[launch.kernel]
+    if kernel.calls("dot"):
+        return None  # a tiled product already reuses its operands
+    shapes = ShapeInference(kernel)
+    item, group = _positions(kernel)
+    loads, stores = kernel.calls("load"), kernel.calls("store")
+    if not item or not stores or any(is_tile(shapes.shape(st.args[1], st.lineno))
+                                     for st in stores if len(st.args) > 1):
+        return None  # a tile of results per program: not one item's
+    own = [ld for ld in loads if shapes.shape(ld, ld.lineno) == ()
+           and pointer_of(ld) is not None and _reaches_item(kernel, pointer_of(ld), item, group)]
+    shared = [ld for ld in loads if is_tile(shapes.shape(ld, ld.lineno))
+              and pointer_of(ld) is not None and not _reaches_item(kernel, pointer_of(ld), item, group)]
+    if not own or not shared:
+        return None
+    env = launcher_env(module, launch)
+    if all(isinstance(v, int) and v <= 1 for v in (evaluate(axis, env) for axis in grid_elements(launch))):
+        return None
+    own_names = {n for ld in own for n in _holding(kernel, ld)}
+    shared_names = {n for ld in shared for n in _holding(kernel, ld)}
+
+    def involves(side: ast.AST, calls: list[ast.Call], names: set[str]) -> bool:
+        return any(n is c for n in ast.walk(side) for c in calls) or bool(
+            (names_in(side) | depends_on(kernel, side)) & names)
+
+    paired = any(isinstance(n, ast.BinOp) and (
+        involves(n.left, own, own_names) and involves(n.right, shared, shared_names)
+        or involves(n.left, shared, shared_names) and involves(n.right, own, own_names))
+        for n in ast.walk(kernel.node))
+    if not paired:
+        return None
+    return _launch_match(
+        module, launch, "item-against-shared-tile", 0.7,
+        f"`{launch.kernel}` gives each program one item (its fields loaded as scalars at line "
+        f"{own[0].lineno}) and pairs it with a tile of partners loaded at line {shared[0].lineno} "
+        "whose addresses do not depend on the item: every program loads the same partners again "
+        "for one item's arithmetic, and one result per program is stored. Give each program a "
+        "block of items (`items = pid * ITEMS + tl.arange(0, ITEMS)`) and pair the [ITEMS, 1] "
+        "fields with the [1, BLOCK] partners, so each partner tile loaded serves ITEMS items.",
+        ["profile: L2/L1 traffic a multiple of the partner set per item (bytes read far above the "
+         "inputs' size)", "TTGIR: scalar loads of the item's fields, the partner tile reloaded by "
+         "every program"],
+        item_line=own[0].lineno, partner_line=shared[0].lineno)
+
+
+def _holding(kernel: JitKernel, load: ast.Call) -> set[str]:
+    """Local names whose value contains `load` (`px = tl.load(...)`, `dx = tl.load(...) - px`)."""
+    return {name for name, stmts in kernel.assigns.items()
+            if any(n is load for s in stmts for n in ast.walk(s))}
+
+
+@detector("item-against-shared-tile")
+def item_against_shared_tile(module: KernelModule, backend: str) -> list[Match]:
+    return [m for launch in module.launches if (m := _item_against_shared(module, launch)) is not None]
 
 
 @detector("no-autotune")

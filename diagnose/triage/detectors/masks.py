@@ -621,10 +621,17 @@ def _narrowed(stmt: ast.AST) -> str | None:
     if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
             and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.BitAnd):
         name = stmt.targets[0].id
-        sides = (stmt.value.left, stmt.value.right)
-        if any(isinstance(side, ast.Name) and side.id == name for side in sides):
+        # `live = live & a & b` nests: any operand of the chain of `&` may be the mask itself
+        if any(isinstance(side, ast.Name) and side.id == name for side in _and_operands(stmt.value)):
             return name
     return None
+
+
+def _and_operands(node: ast.expr) -> list[ast.expr]:
+    """The operands of a chain of `&` (`a & b & c` is `(a & b) & c`), in order."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+        return _and_operands(node.left) + _and_operands(node.right)
+    return [node]
 
 
 # A record written once per lane is a certain retirement (no later step can change it), surer

@@ -301,6 +301,8 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
             continue  # varies along a slower axis only
         if _floor_divided(kernel, index[0]):
             continue  # `offs // n` holds still across neighbouring lanes: a row, not a stride
+        if (names_in(index[0]) | depends_on(kernel, index[0])) & bound_to_call(kernel, "load"):
+            continue  # a lane index computed from loaded data: a gather, no stride between lanes
         strengths = [s for s in (_multiplier_strength(kernel, module, f) for f in scalars)
                      if s is not None]
         multiplier = " * ".join(ast.unparse(f) for f in scalars)
