@@ -1042,6 +1042,60 @@ def _zero_product_findings(report: dict, rows: list[dict], total: float, path: s
     return found
 
 
+def _address_names(fn: ast.FunctionDef, helpers: dict[str, tuple[set[str], set[str]]]
+                   ) -> tuple[set[str], set[str]]:
+    """(names that reach only addresses and masks, names used as values) in one function: those
+    in the pointer or mask of a load, store or atomic, or handed to a helper's parameter that is
+    one, and, through assignments, what those are made of (`ptrs = base + offs`)."""
+    assigns = [a for a in ast.walk(fn) if isinstance(a, ast.Assign)]
+    places: list[ast.expr] = []
+    others: list[ast.expr] = []
+    for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call)):
+        if isinstance(call.func, ast.Attribute) and call.func.attr in MEMORY_OPS:
+            at = 2 if call.func.attr == "store" else 1  # load(ptr, mask) / store(ptr, value, mask)
+            for k, arg in enumerate(call.args):
+                (places if k in (0, at) else others).append(arg)
+            for kw in call.keywords:
+                (places if kw.arg in ("pointer", "mask") else others).append(kw.value)
+        elif isinstance(call.func, ast.Name) and call.func.id in helpers:
+            params, (addressing, used) = helpers[call.func.id][0], helpers[call.func.id][1]
+            for param, arg in zip(params, call.args, strict=False):
+                (places if param in addressing and param not in used else others).append(arg)
+    addressing = {n.id for p in places for n in ast.walk(p) if isinstance(n, ast.Name)}
+    grown = True
+    while grown:
+        before = len(addressing)
+        for a in assigns:
+            if any(isinstance(t, ast.Name) and t.id in addressing for t in a.targets):
+                addressing |= {n.id for n in ast.walk(a.value) if isinstance(n, ast.Name)}
+        grown = len(addressing) > before
+    inside = {id(n) for p in places for n in ast.walk(p)}  # `x = tl.load(p + offs)` uses offs as an address
+    used = {n.id for o in others for n in ast.walk(o) if isinstance(n, ast.Name) and id(n) not in inside}
+    used |= {n.id for a in assigns if not any(isinstance(t, ast.Name) and t.id in addressing for t in a.targets)
+             for n in ast.walk(a.value) if isinstance(n, ast.Name) and id(n) not in inside}
+    return addressing, used
+
+
+def _addressing(file: str, line: int) -> bool:
+    """Whether the statement at `line` only makes addresses or masks: the names it binds reach
+    memory only as pointers or masks (`offs = t[:, None, None] * stride + head_offs`, also when
+    handed to a helper that loads through them). Broadcasting index tiles to rank 3 is no product."""
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return False
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    helpers = {fn.name: ([a.arg for a in fn.args.args], _address_names(fn, {})) for fn in functions}
+    for fn in functions:
+        bound = {t.id for a in ast.walk(fn) if isinstance(a, ast.Assign)
+                 and a.lineno <= line <= (a.end_lineno or a.lineno)
+                 for t in a.targets if isinstance(t, ast.Name)}
+        if bound:
+            addressing, used = _address_names(fn, helpers)
+            return bound <= addressing and not bound & used
+    return False
+
+
 def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
                    total: float = 0.0) -> list[Finding]:
     """Interpreter events at a source line: two operands broadcast to one rank-3 shape along
@@ -1054,7 +1108,9 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
         by_line.setdefault((note["launch"], note["file"], note["line"], note["kind"]), []).append(note)
     for (launch, _, line, kind), notes in by_line.items():
         where = {"function": notes[0]["function"], "line": line}
-        if kind == "broadcast" and not _has_dot(report, launch):  # a dot kernel's rank-3 index math
+        if kind == "broadcast" and not _has_dot(report, launch) \
+                and not _addressing(path if Path(notes[0]["file"]).name == Path(path).name
+                                    else notes[0]["file"], line):  # rank-3 index math is no product
             ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
             # a product needs three axes longer than one (rows, columns, the summed axis): a
             # rank-3 shape with an axis of 1 is an outer product or a rank-2 op with a spare axis

@@ -21,6 +21,7 @@ from diagnose.triage.detectors.model import (
     grid_elements,
     is_tile,
     launcher_env,
+    names_in,
 )
 
 # Atlas A2: 192 KB of UB per AI core; multi-buffering (on by default) halves what one tile
@@ -218,18 +219,46 @@ def unaligned_last_dim(module: KernelModule, backend: str) -> list[Match]:
 
 
 def _index_names(kernel: JitKernel) -> set[str]:
-    return {name for name, stmts in kernel.assigns.items()
-            if any("arange" in ast.unparse(getattr(s, "value", ast.Constant(0)))
-                   and "float" not in ast.unparse(getattr(s, "value", ast.Constant(0)))
-                   for s in stmts)}
+    """Names bound to integer index tiles: tl.arange arithmetic, and names computed from those
+    (`gi = i0 + ii`), never from a load or a float."""
+    def value(s: ast.stmt) -> str:
+        return ast.unparse(getattr(s, "value", ast.Constant(0)))
+    indices = {name for name, stmts in kernel.assigns.items()
+               if any("arange" in value(s) and "float" not in value(s) for s in stmts)}
+    grown = True
+    while grown:
+        grown = False
+        for name, stmts in kernel.assigns.items():
+            if name not in indices and stmts and all(
+                    names_in(getattr(s, "value", ast.Constant(0))) & indices
+                    and "load" not in value(s) and "float" not in value(s) for s in stmts):
+                indices.add(name)
+                grown = True
+    return indices
 
 
 def _is_index(node: ast.expr, indices: set[str]) -> bool:
-    """An integer index tile: a name bound to tl.arange arithmetic, or such an expression."""
+    """An integer index tile: a name bound to tl.arange arithmetic, or such an expression
+    (`gi[:, None]`, `offs + 1`)."""
     text = ast.unparse(node)
     if "load" in text or "float" in text:
         return False
-    return "arange" in text or (isinstance(node, ast.Name) and node.id in indices)
+    return "arange" in text or bool(names_in(node) & indices)
+
+
+def _conjuncts(kernel: JitKernel, cond: ast.expr | None, line: int) -> list[ast.expr]:
+    """The parts of a mask joined by `&` or `|`, a name bound once before `line` read as its
+    value (`keep = near & live[None, :] & (gi != gj)`; `live = gj < hi`)."""
+    if isinstance(cond, ast.Subscript):  # `live[None, :]`: the mask, broadcast
+        cond = cond.value
+    if isinstance(cond, ast.Name):
+        stmts = [s for s in kernel.assigns.get(cond.id, []) if s.lineno < line]
+        if len(stmts) == 1 and getattr(stmts[0], "value", None) is not None:
+            return _conjuncts(kernel, stmts[0].value, line)
+        return [cond]
+    if isinstance(cond, ast.BinOp) and isinstance(cond.op, ast.BitAnd | ast.BitOr):
+        return _conjuncts(kernel, cond.left, line) + _conjuncts(kernel, cond.right, line)
+    return [cond] if cond is not None else []
 
 
 @detector("where-int-compare", ("ascend",))
@@ -239,20 +268,16 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
         indices = _index_names(kernel)
         shapes = ShapeInference(kernel)
         for where in kernel.calls("where"):
-            cond = where.args[0] if where.args else None
-            if isinstance(cond, ast.Name):  # `mask = cols < N` ... `tl.where(mask, ...)`
-                stmts = [s for s in kernel.assigns.get(cond.id, []) if s.lineno < where.lineno]
-                cond = getattr(stmts[0], "value", cond) if len(stmts) == 1 else cond
-            if not isinstance(cond, ast.Compare) or "float" in ast.unparse(cond):
+            compares = [c for c in _conjuncts(kernel, where.args[0] if where.args else None, where.lineno)
+                        if isinstance(c, ast.Compare) and "float" not in ast.unparse(c)
+                        and is_tile(shapes.shape(c, where.lineno))
+                        and any(_is_index(op, indices) for op in [c.left, *c.comparators])]
+            if not compares:
                 continue
-            if not is_tile(shapes.shape(cond, where.lineno)):
-                continue
-            operands = [cond.left, *cond.comparators]
-            if not any(_is_index(op, indices) for op in operands):
-                continue
+            cond = compares[0]
             matches.append(_match(
                 module, kernel, where, "where-int-compare", 0.55,
-                f"`tl.where({ast.unparse(cond)}, ...)` in `{kernel.name}` compares an integer "
+                f"`tl.where` in `{kernel.name}` selects on `{ast.unparse(cond)}`, a compare of an integer "
                 "index tile; the A2/A3 vector unit has no int32/int64 compare, so it runs "
                 "on the scalar unit.",
                 ["msprof: aiv_scalar_ratio high at this kernel",

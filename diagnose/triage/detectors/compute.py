@@ -898,8 +898,11 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
             if not direct and not bound & pids and not triangular:
                 continue
             first = loop.iter.args[0] if len(loop.iter.args) > 1 else None  # type: ignore[attr-defined]
-            if first is not None and not triangular and (depends_on(kernel, first) | names_in(first)) & pids:
-                continue  # range(start, end) with a start of the program's own: a segment, no prefix
+            starts = (depends_on(kernel, first) | names_in(first)) if first is not None else set()
+            if not triangular and starts & pids or triangular and starts & set(triangular):
+                # range(start, end) with a start of the program's own, or one that moves with the
+                # enclosing position (a CSR row's or a cell's [start, end)): a segment, no prefix
+                continue
             if not triangular and _only_subtracted(loop.iter, pids):
                 continue  # range(cdiv(E - pid, nprog)): a grid-stride count, shrinking with the program
             inner = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
