@@ -288,22 +288,7 @@ def _positions(kernel: JitKernel) -> tuple[set[str], set[str]]:
 
 def _reaches_item(kernel: JitKernel, node: ast.AST, item: set[str], group: set[str]) -> bool:
     """Whether `node` depends on the program's own item (not only on its group)."""
-    if "program_id" in ast.unparse(node):
-        return True
-    seen: set[str] = set()
-    todo = list(names_in(node))
-    while todo:
-        name = todo.pop()
-        if name in seen or name in group:
-            continue
-        if name in item:
-            return True
-        seen.add(name)
-        for stmt in kernel.assigns.get(name, []):
-            value = getattr(stmt, "value", None)
-            if value is not None:
-                todo.extend(names_in(value))
-    return False
+    return "program_id" in ast.unparse(node) or bool(depends_on(kernel, node, stop=group | item) & item)
 
 
 def _item_against_shared(module: KernelModule, launch: Launch) -> Match | None:

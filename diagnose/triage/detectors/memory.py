@@ -31,8 +31,9 @@ def memory_ops(kernel: JitKernel) -> list[ast.Call]:
     return sorted(ops, key=lambda c: (c.lineno, c.col_offset))
 
 
-def depends_on(kernel: JitKernel, node: ast.AST) -> set[str]:
-    """Names `node` reads, following every assignment of each local name transitively."""
+def depends_on(kernel: JitKernel, node: ast.AST, stop: frozenset[str] | set[str] = frozenset()) -> set[str]:
+    """Names `node` reads, following every assignment of each local name transitively (a name in
+    `stop` is reached but not followed)."""
     seen: set[str] = set()
     todo = list(names_in(node))
     while todo:
@@ -40,6 +41,8 @@ def depends_on(kernel: JitKernel, node: ast.AST) -> set[str]:
         if name in seen:
             continue
         seen.add(name)
+        if name in stop:
+            continue
         for stmt in kernel.assigns.get(name, []):
             value = getattr(stmt, "value", None)
             if value is not None:
