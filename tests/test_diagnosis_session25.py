@@ -120,7 +120,7 @@ def test_a_segment_that_moves_with_the_enclosing_loop_is_no_prefix_rescan():
 
 
 def test_index_tiles_broadcast_to_rank_three_are_addresses_not_a_product(tmp_path):
-    from diagnose.profiling.trace import _addressing
+    from diagnose.profiling.trace import _address_tables, _addressing
 
     source = HEADER + textwrap.dedent('''
         @triton.jit
@@ -144,5 +144,6 @@ def test_index_tiles_broadcast_to_rank_three_are_addresses_not_a_product(tmp_pat
     lines = source.splitlines()
     at = {name: next(i for i, line in enumerate(lines, 1) if line.strip().startswith(f"{name} ="))
           for name in ("offs", "mask", "prod")}
-    assert _addressing(str(path), at["offs"]) and _addressing(str(path), at["mask"])
-    assert not _addressing(str(path), at["prod"])  # a multiply whose product is summed
+    tables = _address_tables(str(path))
+    assert _addressing(tables, at["offs"]) and _addressing(tables, at["mask"])
+    assert not _addressing(tables, at["prod"])  # a multiply whose product is summed

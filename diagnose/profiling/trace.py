@@ -1076,22 +1076,27 @@ def _address_names(fn: ast.FunctionDef, helpers: dict[str, tuple[set[str], set[s
     return addressing, used
 
 
-def _addressing(file: str, line: int) -> bool:
-    """Whether the statement at `line` only makes addresses or masks: the names it binds reach
-    memory only as pointers or masks (`offs = t[:, None, None] * stride + head_offs`, also when
-    handed to a helper that loads through them). Broadcasting index tiles to rank 3 is no product."""
+def _address_tables(file: str) -> list[tuple[ast.FunctionDef, set[str], set[str]]]:
+    """Per function of `file`: (the function, its address-only names, its value names), with
+    what each helper's parameters are; [] when the file cannot be read."""
     try:
         tree = ast.parse(Path(file).read_text(encoding="utf-8"))
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return False
+        return []
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     helpers = {fn.name: ([a.arg for a in fn.args.args], _address_names(fn, {})) for fn in functions}
-    for fn in functions:
+    return [(fn, *_address_names(fn, helpers)) for fn in functions]
+
+
+def _addressing(tables: list[tuple[ast.FunctionDef, set[str], set[str]]], line: int) -> bool:
+    """Whether the statement at `line` only makes addresses or masks: the names it binds reach
+    memory only as pointers or masks (`offs = t[:, None, None] * stride + head_offs`, also when
+    handed to a helper that loads through them). Broadcasting index tiles to rank 3 is no product."""
+    for fn, addressing, used in tables:
         bound = {t.id for a in ast.walk(fn) if isinstance(a, ast.Assign)
                  and a.lineno <= line <= (a.end_lineno or a.lineno)
                  for t in a.targets if isinstance(t, ast.Name)}
         if bound:
-            addressing, used = _address_names(fn, helpers)
             return bound <= addressing and not bound & used
     return False
 
@@ -1103,14 +1108,17 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
     fp64 (math at the fp64 rate, 1/64 of fp32 on an H100-class GPU), weighed by the launch's
     share of the traffic (a finalize launch's handful of fp64 values costs nothing)."""
     found = []
+    tables: dict[str, list] = {}  # each source file parsed once
     by_line: dict[tuple, list[dict]] = {}
     for note in report.get("notes") or []:
         by_line.setdefault((note["launch"], note["file"], note["line"], note["kind"]), []).append(note)
     for (launch, _, line, kind), notes in by_line.items():
         where = {"function": notes[0]["function"], "line": line}
+        file = path if Path(notes[0]["file"]).name == Path(path).name else notes[0]["file"]
+        if kind == "broadcast" and file not in tables:
+            tables[file] = _address_tables(file)
         if kind == "broadcast" and not _has_dot(report, launch) \
-                and not _addressing(path if Path(notes[0]["file"]).name == Path(path).name
-                                    else notes[0]["file"], line):  # rank-3 index math is no product
+                and not _addressing(tables[file], line):  # rank-3 index math is no product
             ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
             # a product needs three axes longer than one (rows, columns, the summed axis): a
             # rank-3 shape with an axis of 1 is an outer product or a rank-2 op with a spare axis

@@ -9,6 +9,7 @@ from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.memory import (
     MEMORY_OPS,
     _match,
+    bound_to_call,
     depends_on,
     pointer_of,
     pointer_params,
@@ -235,6 +236,12 @@ def _fixed_trip_count(kernel: JitKernel, loop: ast.For | ast.While) -> bool:
     return all((p := kernel.param(n)) is not None and p.constexpr for n in names)
 
 
+def _one_program(module: KernelModule, launch: Launch) -> bool:
+    """The launch's grid resolves to a single program (no axis above one)."""
+    env = launcher_env(module, launch)
+    return all(isinstance(v, int) and v <= 1 for v in (evaluate(axis, env) for axis in grid_elements(launch)))
+
+
 def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
     """A kernel with no tile anywhere (no tl.arange, after its helpers are inlined) that makes
     several scalar accesses, loops only a fixed number of times and is launched over a grid sized
@@ -245,8 +252,7 @@ def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
         return None
     if not all(_fixed_trip_count(kernel, loop) for loop in _loops(kernel)):
         return None  # a loop over data-sized work: a walk to tile or a recurrence to scan
-    env = launcher_env(module, launch)
-    if all(isinstance(v, int) and v <= 1 for v in (evaluate(axis, env) for axis in grid_elements(launch))):
+    if _one_program(module, launch):
         return None
     warps = launch_value(module, launch, "num_warps")
     threads = 32 * (warps if isinstance(warps, int) else 4)
@@ -265,8 +271,7 @@ def _positions(kernel: JitKernel) -> tuple[set[str], set[str]]:
     """(item, group) names of the program's position: `i = tl.program_id(0)` (and names computed
     from it) is the item a program owns; `mol = i // n` is the group the item belongs to, which
     neighbouring programs share."""
-    item = {name for name, stmts in kernel.assigns.items()
-            if any("program_id" in ast.unparse(getattr(s, "value", s)) for s in stmts)}
+    item = bound_to_call(kernel, "program_id")
     group: set[str] = set()
     for name, stmts in kernel.assigns.items():
         values = [getattr(s, "value", None) for s in stmts]
@@ -311,8 +316,7 @@ def _item_against_shared(module: KernelModule, launch: Launch) -> Match | None:
               and pointer_of(ld) is not None and not _reaches_item(kernel, pointer_of(ld), item, group)]
     if not own or not shared:
         return None
-    env = launcher_env(module, launch)
-    if all(isinstance(v, int) and v <= 1 for v in (evaluate(axis, env) for axis in grid_elements(launch))):
+    if _one_program(module, launch):
         return None
     own_names = {n for ld in own for n in _holding(kernel, ld)}
     shared_names = {n for ld in shared for n in _holding(kernel, ld)}
