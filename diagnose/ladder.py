@@ -385,8 +385,31 @@ def tier3(ctx: Context) -> TierResult:
     _mark_not_in_ir(ctx, result)
     _mark_dot_absent(ctx)
     _mechanism_alone(result)
+    _atomics_apart(ctx, result)
     _unknowable_launch_sizes(ctx, result)
     return result
+
+
+# The trace's readings of an atomic: lanes queued on a few words, or runs of sorted keys (both
+# serialise), against one atomic per element at addresses apart (no queue on any word).
+QUEUED_ATOMICS = frozenset({"cuda-atomic-reduction", "ascend-atomic-reduction", "common-sorted-key-atomics"})
+SPREAD_ATOMICS = "common-scatter-atomics"
+
+
+def _atomics_apart(ctx: Context, ir: TierResult) -> None:
+    """Global atomics the CPU trace measured at addresses apart (each step's lanes write different
+    words) are scattered read-modify-writes: they cost what a scattered access costs, not the
+    serialisation the symptom's weight assumes, so they weigh as narrow accesses do."""
+    first = ctx.tier(1)
+    traced = [f for f in first.findings if f.kind == "trace"] if first else []
+    spread = {(f.location or {}).get("line") for f in traced if f.card_id == SPREAD_ATOMICS}
+    queued = {(f.location or {}).get("line") for f in traced if f.card_id in QUEUED_ATOMICS}
+    for f in ir.findings:
+        lines = {int(line) for line in f.evidence.get("line_cards") or {}}
+        if f.evidence.get("symptom") == "global-atomics" and lines and lines <= spread \
+                and not lines & queued:
+            f.evidence["weight"] = min(f.evidence.get("weight", 0), SYMPTOM_WEIGHT["scalar-global-loads"])
+            f.evidence["apart_by_trace"] = True
 
 
 # Compile errors about a tile's size: with launch constants computed from device values the host

@@ -558,7 +558,7 @@ def task(tmp_path_factory) -> Path:
                        ("fp64_all.py", FP64_COLUMNS.replace(
                            "{body}", "tl.store(out_ptr + col, tl.sum(x.to(tl.float64) * 1.5, axis=0))")),
                        ("fp64_once.py", FP64_COLUMNS.replace(
-                           "{body}", "tl.store(out_ptr + col, tl.sum(x, axis=0).to(tl.float64))"))):
+                           "{body}", "tl.store(out_ptr + col, tl.sum(x, axis=0).to(tl.float64) * 1.5)"))):
         (folder / name).write_text(textwrap.dedent(text))
     return folder
 

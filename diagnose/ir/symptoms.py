@@ -411,6 +411,11 @@ def register_spills(kir: KernelIR) -> list[Symptom]:
 
 
 WIDE_ARITH = re.compile(r"= (?:arith|math)\.\w+ [^\n]*tensor<[^>]*xf64[^\n]*loc\((#loc\d+)\)")
+# fp64 math: arithmetic on fp64 tensors (not the conversions into or out of fp64, which an
+# output stored as fp64 needs and which cost one instruction each), and reductions or scans
+# over fp64 tensors (their combine region is scalar; the closing line names the tensor)
+WIDE_MATH = re.compile(r"(?:= (?:arith|math)\.(?!(?:extf|truncf|sitofp|uitofp|fptosi|fptoui|constant|bitcast)\b)\w+ "
+                       r"|^\s*\}\)[^\n]*: \()[^\n]*tensor<[^>]*xf64[^\n]*loc\((#loc\d+)\)", re.MULTILINE)
 
 
 def _op_lines(kir: KernelIR, ops: re.Pattern[str]) -> list[int]:
@@ -432,11 +437,11 @@ def fp64_arith(kir: KernelIR) -> list[Symptom]:
     """Tensor-wide fp64 arithmetic left in the TTGIR: every element pays the fp64 rate (a half
     or less of fp32 on sm_90) and fp64 exp/log/sqrt are long software sequences, spills or not."""
     ttgir = _state_after_pipeline(kir, "convert-triton-gpu-to-llvm")
-    lines = _wide_value_lines(kir)
+    lines = _op_lines(kir, WIDE_MATH)
     if ttgir is None or not lines:
         return []
     text = kir.stages[ttgir].text
-    ops = WIDE_ARITH.findall(text)
+    ops = WIDE_MATH.findall(text)
     return [Symptom(id="fp64-arith", kernel=kir.kernel, pass_arg="ast-to-ttir", stage_index=ttgir,
                     summary=f"{len(ops)} tensor-wide fp64 arithmetic op(s) reach the LLVM lowering "
                             f"(source lines {', '.join(map(str, lines))})",

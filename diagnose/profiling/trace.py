@@ -53,8 +53,10 @@ from pathlib import Path
 from typing import Any
 
 from diagnose.evidence import Finding
+from diagnose.triage.detectors.compute import converts_to, stored_only
 from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
-from diagnose.triage.detectors.memory import MEMORY_OPS
+from diagnose.triage.detectors.memory import MEMORY_OPS, bound_to_call, depends_on
+from diagnose.triage.detectors.model import build_model, names_in
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
@@ -991,6 +993,7 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
     distance cutoff), however the condition is spelled. Weighed by the dropped share of the steps
     times the launch's share of the traffic."""
     found = []
+    searches: dict[str, set[int]] = {}  # each source file parsed once
     for sel in report.get("selects") or []:
         counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS]
         steps, dropped = sum(v[0] for v in counts), sum(v[1] for v in counts)
@@ -998,6 +1001,20 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
             continue
         share = _launch_weighed(rows, total, sel["launch"], dropped / steps)
         if share < MIN_DROPPED_SHARE:
+            continue
+        file = path if Path(sel.get("file") or path).name == Path(path).name else sel["file"]
+        if file not in searches:
+            searches[file] = _key_searches(file)
+        walked = _sorted_walk(rows, sel["launch"])
+        if sel["line"] in searches[file] and walked is not None:
+            found.append(_finding(
+                "common-linear-table-scan", "binary-search-sorted-bounds",
+                f"Traced on the CPU, the loop at line {walked['line']} walks sorted keys "
+                f"{min(walked['execs'])}+ steps per program while the tl.where at line {sel['line']} "
+                f"keeps a match on only {steps - dropped} of {steps} steps: a linear search for equal "
+                "keys, where a binary search over the sorted keys takes log2 steps.",
+                share, sel, path, {"dropped_steps": dropped, "steps": steps, "line": sel["line"],
+                                   "key_line": walked["line"]}))
             continue
         found.append(_finding(
             "common-causal-full-scan", "skip-masked-tiles",
@@ -1007,6 +1024,49 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
             share, sel, path,
             {"dropped_steps": dropped, "steps": steps, "line": sel["line"]}))
     return found
+
+
+def _sorted_walk(rows: list[dict], launch: int) -> dict | None:
+    """A loop load of `launch` reading distinct integer keys in sorted order, for SHARED_STEPS
+    steps or more in every sampled program (a sorted list walked element range by range)."""
+    for r in rows:
+        k = r.get("keys")
+        if (r["launch"] == launch and r["op"] == "load" and k and k["execs"] >= 2
+                and k["sorted"] == k["execs"] and k["mean_run"] < 2 and r["execs"]
+                and min(r["execs"]) >= SHARED_STEPS):
+            return r
+    return None
+
+
+def _key_searches(file: str) -> set[int]:
+    """Lines of the tl.where calls in `file` whose condition tests values read from memory for
+    equality with other values read from memory (`a[:, None] == b[None, :]`, through local
+    names): a select that keeps the matches of a search. Empty when the file cannot be read."""
+    try:
+        source = Path(file).read_text(encoding="utf-8")
+        module = build_model(source, file, ast.parse(source))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return set()
+    lines = set()
+    for kernel in module.kernels.values():
+        loaded = bound_to_call(kernel, "load")
+        for call in kernel.calls("where"):
+            if not call.args:
+                continue
+            todo, seen, found = [call.args[0]], set(), False
+            while todo and not found:
+                node = todo.pop()
+                for compare in (n for n in ast.walk(node) if isinstance(n, ast.Compare)):
+                    sides = [compare.left, *compare.comparators]
+                    found = found or (any(isinstance(op, ast.Eq) for op in compare.ops)
+                                      and all(depends_on(kernel, side) & loaded for side in sides))
+                for name in names_in(node) - seen:
+                    seen.add(name)
+                    todo += [st.value for st in kernel.assigns.get(name, [])
+                             if getattr(st, "value", None) is not None and name not in loaded]
+            if found:
+                lines.add(call.lineno)
+    return lines
 
 
 ZERO_PRODUCTS = 0.5  # a tl.dot whose products are this often made zero by a zero row or column
@@ -1101,6 +1161,22 @@ def _addressing(tables: list[tuple[ast.FunctionDef, set[str], set[str]]], line: 
     return False
 
 
+def _stored_widenings(file: str) -> set[int]:
+    """Lines of `file` whose conversions to fp64 all only reach memory (the value a store or an
+    atomic writes into an fp64 output); empty when the file cannot be read."""
+    try:
+        source = Path(file).read_text(encoding="utf-8")
+        module = build_model(source, file, ast.parse(source))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return set()
+    lines: dict[int, bool] = {}
+    for kernel in module.kernels.values():
+        for call in kernel.calls("to", "cast"):
+            if converts_to(call, "float64"):
+                lines[call.lineno] = lines.get(call.lineno, True) and stored_only(kernel, call)
+    return {line for line, only in lines.items() if only}
+
+
 def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
                    total: float = 0.0) -> list[Finding]:
     """Interpreter events at a source line: two operands broadcast to one rank-3 shape along
@@ -1109,6 +1185,7 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
     share of the traffic (a finalize launch's handful of fp64 values costs nothing)."""
     found = []
     tables: dict[str, list] = {}  # each source file parsed once
+    stored: dict[str, set[int]] = {}
     by_line: dict[tuple, list[dict]] = {}
     for note in report.get("notes") or []:
         by_line.setdefault((note["launch"], note["file"], note["line"], note["kind"]), []).append(note)
@@ -1131,6 +1208,10 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
                     "matrix product written as multiply-and-sum runs on the CUDA cores, not the "
                     "tensor cores.", 0.9, where, path, {"line": line}))
         elif kind == "widen-fp64":
+            if file not in stored:
+                stored[file] = _stored_widenings(file)
+            if line in stored[file]:
+                continue  # the output's dtype, widened as it is written: no math at the fp64 rate
             share = _widened_share(report, launch, notes)
             if rows and total:
                 share *= sum(r["sector_bytes"] for r in rows if r["launch"] == launch) / total

@@ -113,16 +113,19 @@ def _parse(source: str, path: str) -> ast.Module:
 
 
 def _reaches(module: KernelModule, match: Match) -> list[int]:
-    """Lines of the memory accesses whose address uses a name the matched statement assigns:
-    an IR symptom at those lines can be this idiom's doing (`row = offs // n` -> the load)."""
+    """Lines of the memory accesses whose address uses a name the matched statement assigns, and
+    the lines a value idiom's math runs at (`value_lines`): an IR symptom at those lines can be
+    this idiom's doing (`row = offs // n` -> the load; `xd = x.to(tl.float64)` -> `tl.exp(xd)`)."""
     kernel = module.kernels.get(match.function)
     if kernel is None:
         return []
     last = match.end_line or match.line
     assigned = {name for name, stmts in kernel.assigns.items()
                 if any(match.line <= getattr(s, "lineno", 0) <= last for s in stmts)}
+    computed = match.facts.get("value_lines") or []  # where a value idiom's math runs
     return sorted({op.lineno for op in memory_ops(kernel)
-                   if assigned & depends_on(kernel, pointer_of(op))})  # type: ignore[arg-type]
+                   if assigned & depends_on(kernel, pointer_of(op))}  # type: ignore[arg-type]
+                  | {line for line in computed if isinstance(line, int)})
 
 
 def _finding(card: PatternCard, match: Match, path: str, module: KernelModule) -> Finding:

@@ -41,7 +41,7 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3, module: KernelModule
         while todo and seen < depth * 4:
             node = todo.pop()
             seen += 1
-            if isinstance(node, ast.Call) and _converts_to(node, "float32", module, kernel):
+            if isinstance(node, ast.Call) and converts_to(node, "float32", module, kernel):
                 found.append(ast.unparse(arg))
                 break
             if isinstance(node, ast.Name):
@@ -53,7 +53,7 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3, module: KernelModule
     return found
 
 
-def _converts_to(node: ast.Call, dtype: str, module: KernelModule | None = None,
+def converts_to(node: ast.Call, dtype: str, module: KernelModule | None = None,
                  kernel: JitKernel | None = None) -> bool:
     """`x.to(tl.<dtype>)`, `x.to(dtype=tl.<dtype>)` or `tl.cast(x, tl.<dtype>)`; given the module
     and the kernel, also a dtype named by a constexpr parameter (`x.to(COMPUTE)`) that every call
@@ -120,7 +120,7 @@ def fp32_dot(module: KernelModule, backend: str) -> list[Match]:
                 confidence, why = 0.7, 'input_precision="ieee" forces full fp32 FMA math'
             elif isinstance(allow_tf32, ast.Constant) and allow_tf32.value is False:
                 confidence, why = 0.7, "allow_tf32=False forces full fp32 FMA math"
-            elif any(isinstance(n, ast.Call) and _converts_to(n, "float32") for n in ast.walk(dot)):
+            elif any(isinstance(n, ast.Call) and converts_to(n, "float32") for n in ast.walk(dot)):
                 confidence, why = 0.45, "operands are upcast to fp32 before the dot"
             elif re.search(r"\.to\(tl\.(bfloat16|float16)\)", text):
                 confidence, why = 0.55, ("operands are converted to 16-bit right before the dot "
@@ -363,6 +363,45 @@ def tile_shape_of_loads(kernel) -> list[tuple]:
     return out
 
 
+def _written_value(call: ast.Call) -> ast.expr | None:
+    """The value a tl.store or an atomic writes (None for a load)."""
+    if call_name(call) == "load":
+        return None
+    return call.args[1] if len(call.args) > 1 else kwarg(call, "value") or kwarg(call, "val")
+
+
+def stored_only(kernel: JitKernel, node: ast.expr) -> bool:
+    """`node` only reaches memory: it is the value a store or an atomic writes, directly or
+    through a local name bound to it once and read nowhere else (or never read). A widening to the output's
+    dtype right before it is written is the output's format, not math at the wider rate."""
+    written = [_written_value(c) for c in memory_ops(kernel)]
+    if any(w is node for w in written):
+        return True
+    bound = [a for a in ast.walk(kernel.node) if isinstance(a, ast.Assign) and a.value is node
+             and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)]
+    if len(bound) != 1 or len(kernel.assigns.get(bound[0].targets[0].id, [])) != 1:
+        return False
+    name = bound[0].targets[0].id
+    reads = [n for n in ast.walk(kernel.node) if isinstance(n, ast.Name) and n.id == name
+             and isinstance(n.ctx, ast.Load)]
+    return all(any(w is n for w in written) for n in reads)  # (a value never read is no math either)
+
+
+def _computed_from(kernel: JitKernel, sites: list[ast.Call]) -> list[int]:
+    """Lines of the statements that compute with the values `sites` make (through the names
+    bound to them): where math on those values runs, and where the IR shows it."""
+    lines = {c.lineno for c in sites}
+    made = {name for name, stmts in kernel.assigns.items()
+            if any(s.lineno in lines or any(n is c for c in sites for n in ast.walk(s)) for s in stmts)}
+    found = set()
+    for stmt in ast.walk(kernel.node):
+        value = getattr(stmt, "value", None)
+        if isinstance(stmt, ast.Assign | ast.AugAssign | ast.Return | ast.Expr) and value is not None \
+                and made & depends_on(kernel, value):
+            found.add(stmt.lineno)
+    return sorted(found - lines)
+
+
 @detector("fp64-math", ("cuda",))
 def fp64_math(module: KernelModule, backend: str) -> list[Match]:
     """Values converted to tl.float64 inside a kernel: fp64 runs at a fraction of the fp32
@@ -370,7 +409,8 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         # a conversion to fp64, or a tile created in fp64 (an fp64 accumulator)
-        conversions = [c for c in kernel.calls("to", "cast") if _converts_to(c, "float64")]
+        conversions = [c for c in kernel.calls("to", "cast") if converts_to(c, "float64")
+                       and not stored_only(kernel, c)]
         created = [c for c in kernel.calls("zeros", "full", "zeros_like", "full_like")
                    if "float64" in ast.unparse(c)]
         sites = sorted(conversions + created, key=lambda c: c.lineno)
@@ -382,7 +422,8 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
             f"`{kernel.name}` computes in tl.float64 ({len(sites)} place(s), first "
             f"`{ast.unparse(first)[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
             ["PTX: f64 instructions in the hot path",
-             "task: the tolerance is met with fp32 math"], casts=len(sites))
+             "task: the tolerance is met with fp32 math"], casts=len(sites),
+            value_lines=_computed_from(kernel, sites))
         # the idiom is the kernel's fp64 math as a whole: it spans every place that makes it
         match.line = sites[0].lineno
         match.end_line = max(getattr(c, "end_lineno", None) or c.lineno for c in sites)
