@@ -847,6 +847,12 @@ def _most_direct(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Fi
         covered: dict[str, set[int]] = {}
         for h, f in mine:
             covered.setdefault(h.card_id, set()).update(_lines_explained(f, h))
+        # accesses a loop repeats carry the traffic: a cause explained only at accesses made once
+        # per program (a row's offsets, its one store) gives way to one explained inside the loop
+        hot = set(mine[0][1].evidence.get("lines_in_loops") or [])
+        if hot and any(lines & hot for lines in covered.values()):
+            mine = [(h, f) for h, f in mine if covered[h.card_id] & hot]
+            covered = {card: lines for card, lines in covered.items() if lines & hot}
         widest = max(len(lines) for lines in covered.values())
         sure = {h.card_id for h, _ in mine if h.confidence >= SUFFICIENT_CONFIDENCE
                 and "measured_by_trace" not in h.evidence and len(covered[h.card_id]) == widest}

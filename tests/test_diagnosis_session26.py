@@ -197,3 +197,130 @@ def test_atomics_the_trace_measured_apart_weigh_as_a_scattered_access(tmp_path, 
         weights[name] = _atomics(d)
     assert weights["apart"]["weight"] < weights["queued"]["weight"]
     assert weights["apart"].get("apart_by_trace") and not weights["queued"].get("apart_by_trace")
+
+
+# ---- round 34's development misses (the readings below were written after its first run)
+
+# A helper returning a tuple of tiles, unpacked by the kernel: the names it binds are read as
+# the values they hold (the item-against-shared-tile reading sees the partner tiles through them).
+TUPLE_HELPER = HEADER + textwrap.dedent('''
+    @triton.jit
+    def _segment(pts, seg, ok):
+        ax = tl.load(pts + 2 * seg, mask=ok, other=0.0)
+        ay = tl.load(pts + 2 * seg + 1, mask=ok, other=0.0)
+        return ax, ay
+
+    @triton.jit
+    def nearest(q, pts, out, n_seg, BLOCK: tl.constexpr):
+        i = tl.program_id(0)
+        qx = tl.load(q + 2 * i)
+        qy = tl.load(q + 2 * i + 1)
+        best = tl.full([BLOCK], float("inf"), tl.float32)
+        for s0 in range(0, n_seg, BLOCK):
+            seg = s0 + tl.arange(0, BLOCK)
+            ok = seg < n_seg
+            ax, ay = _segment(pts, seg, ok)
+            best = tl.minimum(best, (qx - ax) * (qx - ax) + (qy - ay) * (qy - ay))
+        tl.store(out + i, tl.min(best, axis=0))
+
+    def run(q, pts):
+        out = torch.empty(q.shape[0], device=q.device)
+        nearest[(q.shape[0],)](q, pts, out, pts.shape[0], BLOCK=256)
+        return out
+''')
+
+# A matrix product written as the sum of two broadcast products bound to names.
+TWO_PRODUCTS = HEADER + textwrap.dedent('''
+    @triton.jit
+    def cost(z, m, out, BK: tl.constexpr, BY: tl.constexpr, BX: tl.constexpr):
+        k = tl.arange(0, BK)
+        y = tl.arange(0, BY)
+        x = tl.arange(0, BX)
+        zk = tl.load(z + k[:, None] * BY + y[None, :])
+        mk = tl.load(m + k[:, None] * BX + x[None, :])
+        quad = (zk * zk)[:, :, None] * (mk * 0.5)[:, None, :]
+        cross = zk[:, :, None] * mk[:, None, :]
+        tl.store(out + y[:, None] * BX + x[None, :], tl.sum(quad + cross, axis=0))
+
+    def run(z, m):
+        out = torch.empty((32, 32), device=z.device)
+        cost[(1,)](z, m, out, BK=16, BY=32, BX=32)
+        return out
+''')
+
+# A running argmin over score tiles: `best < current` compares data, not positions.
+RUNNING_ARGMIN = HEADER + textwrap.dedent('''
+    @triton.jit
+    def assign(x, c, label, N, K, BN: tl.constexpr, BK: tl.constexpr, D: tl.constexpr):
+        n = tl.program_id(0) * BN + tl.arange(0, BN)
+        d = tl.arange(0, D)
+        xs = tl.load(x + n[:, None] * D + d[None, :])
+        best = tl.full((BN,), float("inf"), tl.float32)
+        idx = tl.zeros((BN,), dtype=tl.int32)
+        for k0 in range(0, K, BK):
+            k = k0 + tl.arange(0, BK)
+            dist = -2.0 * tl.dot(xs, tl.trans(tl.load(c + k[:, None] * D + d[None, :])))
+            tb = tl.min(dist, axis=1)
+            take = tb < best
+            best = tl.where(take, tb, best)
+            idx = tl.where(take, tl.argmin(dist, axis=1) + k0, idx)
+        tl.store(label + n, idx)
+
+    def run(x, c):
+        label = torch.empty(x.shape[0], dtype=torch.int32, device=x.device)
+        assign[(x.shape[0] // 64,)](x, c, label, x.shape[0], c.shape[0], BN=64, BK=64, D=64)
+        return label
+''')
+
+
+def _found(source: str) -> set[str]:
+    return {f.card_id for f in triage(source, "k.py", "cuda").findings}
+
+
+def test_names_a_helper_returns_as_a_tuple_hold_the_helpers_values():
+    assert "common-item-against-shared-tile" in _found(TUPLE_HELPER)
+    # the same kernel with the helper's body written in place reads the same
+    inline = TUPLE_HELPER.replace("ax, ay = _segment(pts, seg, ok)",
+                                  "ax = tl.load(pts + 2 * seg, mask=ok, other=0.0)\n"
+                                  "        ay = tl.load(pts + 2 * seg + 1, mask=ok, other=0.0)")
+    assert "common-item-against-shared-tile" in _found(inline)
+
+
+def test_a_sum_of_named_broadcast_products_is_a_matrix_product():
+    assert "cuda-broadcast-matmul" in _found(TWO_PRODUCTS)
+    # one rank-3 factor only (a matrix-vector product) is another idiom
+    assert "cuda-broadcast-matmul" not in _found(
+        TWO_PRODUCTS.replace("(mk * 0.5)[:, None, :]", "0.5").replace("mk[:, None, :]", "1.0"))
+
+
+def test_a_running_minimum_is_no_triangle_to_skip():
+    assert "common-causal-full-scan" not in _found(RUNNING_ARGMIN)
+
+
+def test_segments_starting_where_an_offsets_table_says_are_no_overlapping_windows():
+    walk = (Path(__file__).parent / "triage_fixtures" / "segment_walk_pos.py").read_text()
+    found = _found(walk)
+    assert "common-window-resum" not in found and "cuda-strided-fast-axis" in found
+
+
+def test_the_ir_names_a_gathered_address_and_the_accesses_a_loop_repeats(tmp_path):
+    walk = (Path(__file__).parent / "triage_fixtures" / "segment_walk_pos.py").read_text()
+    task = '''
+import torch
+META = {"sizes": {"small": {"D": 512}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    lengths = torch.randint(1, 64, (512,), generator=g)
+    offsets = torch.cat([torch.zeros(1, dtype=torch.int64), lengths.cumsum(0)]).int()
+    chars = torch.randint(0, 128, (int(offsets[-1]),), generator=g, dtype=torch.uint8)
+    return (chars.to(device), offsets.to(device))
+def reference(chars, offsets):
+    return torch.stack([(chars[a:b] == 32).sum() for a, b in zip(offsets[:-1], offsets[1:])]).int()
+'''
+    [narrow] = [s for s in attribute(capture_cuda(_task(tmp_path, "walk", task, walk)))
+                if s.id == "scalar-global-loads"]
+    line = next(i for i, text in enumerate(walk.splitlines(), 1) if "b = tl.load" in text)
+    assert line in narrow.mechanisms.get("gathered-pointer", [])
+    assert line in narrow.lines_in_loops
+    starts = next(i for i, text in enumerate(walk.splitlines(), 1) if "start = tl.load" in text)
+    assert starts not in narrow.lines_in_loops

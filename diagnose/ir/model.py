@@ -174,6 +174,8 @@ class Symptom:
     mechanisms: dict[str, list[int]] = field(default_factory=dict)
     # numbers the symptom's cost depends on (grid-underfill: programs and SMs)
     facts: dict[str, int] = field(default_factory=dict)
+    # source lines of the symptom's accesses that sit inside a loop (those repeat per program)
+    lines_in_loops: list[int] = field(default_factory=list)
 
 
 def to_json(obj: object) -> str:

@@ -93,6 +93,7 @@ NARROW_CONTIGUITY = "narrow-contiguity"    # the axis analysis proved no wider c
 NO_DIVISIBILITY = "no-divisibility-hint"   # ... and an int argument came without tt.divisibility
 SCALAR_STORE = "scalar-store"              # one value per program (a reduction's result): inherent
 DATA_MASK = "data-mask"                    # the mask derives from loaded values: constancy 1
+GATHERED = "gathered-pointer"              # the address itself derives from loaded values
 TTGIR_ACCESS = re.compile(r"tt\.(load|store) [^\n]*?: (tensor<([0-9x]+)x!tt\.ptr|!tt\.ptr)"
                           r"[^\n]*loc\((#loc\d+)\)")
 LOC_DEF = re.compile(r'^(#loc\d+) = loc\((.*)\)\s*$', re.M)
@@ -136,8 +137,10 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
         if line is None:
             continue
         mask = _mask_operand(stage.text, m)
+        pointer = _pointer_operand(stage.text, m)
         if m.group(3) is not None and mask and _derives_from_load(mask, defs):
-            found[line] = DATA_MASK
+            # an address read from memory is narrow whatever its mask: the gather is the cause
+            found[line] = GATHERED if pointer and _derives_from_load(pointer, defs) else DATA_MASK
         elif m.group(3) is None:
             # one scalar outside any loop (a scale, a row offset) is inherent, not a walk
             line_start = stage.text.rfind("\n", 0, m.start()) + 1
@@ -159,6 +162,24 @@ def _ssa_defs(text: str) -> dict[str, tuple[str, list[str]]]:
         operands = rest.split(" : ")[0].split(" loc(")[0]
         defs[name] = (op, SSA_NAME.findall(operands))
     return defs
+
+
+def _pointer_operand(text: str, access: re.Match) -> str | None:
+    """The pointer (first operand) of a tt.load or tt.store."""
+    line = text[text.rfind("\n", 0, access.start()) + 1:access.end()]
+    operands = line.split(f"tt.{access.group(1)} ", 1)[-1].split(" : ")[0]
+    values = SSA_NAME.findall(operands.split("{")[0])
+    return values[0] if values else None
+
+
+def _looped_lines(kir: KernelIR, stage: Stage) -> list[int]:
+    """Source lines of the tt.load/tt.store ops inside an scf.for / scf.while: the accesses a
+    program repeats, which carry the traffic (an access outside every loop runs once)."""
+    lines = _loc_lines(stage.text)
+    looped = _in_loops(stage.text)
+    return sorted({line for m in TTGIR_ACCESS.finditer(stage.text)
+                   if (line := lines.get(m.group(4))) is not None
+                   and stage.text.rfind("\n", 0, m.start()) + 1 in looped})
 
 
 def _mask_operand(text: str, access: re.Match) -> str | None:
@@ -252,11 +273,14 @@ def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
         evidence.append(f"argument {arg}: {kir.specialization.signature[arg]} is a runtime "
                         "value without tt.divisibility (no multiple-of-16 hint), so axis "
                         "analysis cannot prove contiguity")
+    looped = [line for line in (_looped_lines(kir, coalesce) if coalesce is not None else [])
+              if line in narrow]
     return [Symptom(id="scalar-global-loads", kernel=kir.kernel, pass_arg="tritongpu-coalesce",
                     stage_index=after_coalesce,
                     summary=f"{_narrow_summary(accesses, set(narrow), loads)}; coalesce chose "
                             "sizePerThread from the contiguity it could prove",
-                    evidence=evidence, mechanisms=mechanisms)]
+                    evidence=evidence, mechanisms=mechanisms,
+                    lines_in_loops=looped)]
 
 
 def _narrow_summary(accesses: list, narrow: set[int], loads: dict[str, int]) -> str:

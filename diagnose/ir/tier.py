@@ -18,7 +18,7 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 # tier 4) has to say which of them is at work in this kernel.
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
-                            "cuda-scalar-element-loop", "common-serial-recurrence", "cuda-div-mod-index",
+                            "common-item-recurrence", "cuda-scalar-element-loop", "common-serial-recurrence", "cuda-div-mod-index",
                             "cuda-int64-index", "cuda-data-dependent-mask", "cuda-clamped-index"),
     "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
@@ -54,7 +54,9 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
 # produce that mechanism explain it. A strided fast axis comes before a missing hint: with a
 # unit-stride axis, a hint widens the access; with a strided one, no hint can.
 MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
-    "scalar-pointer": ("cuda-scalar-element-loop",),
+    # one scalar per step: an item's own non-affine chain (items belong on the lanes) before a
+    # walk whose steps could be one tile
+    "scalar-pointer": ("common-item-recurrence", "cuda-scalar-element-loop"),
     "tile-within-threads": ("common-row-per-program", "common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
@@ -67,8 +69,15 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "few-warps": ("cuda-too-few-warps",),
     "few-programs": ("cuda-small-grid-underfill",),
     "data-mask": ("cuda-data-dependent-mask",),
+    # an address read from memory under a mask read from memory: lanes at addresses the data
+    # chose (each walking its own segment) are narrow whatever the mask says
+    "gathered-pointer": ("cuda-strided-fast-axis", "cuda-data-dependent-mask"),
     "thin-k-step": ("cuda-thin-k-tile",),
 }
+# Cards a mechanism lists that the IR alone cannot tell apart from the card after them (one
+# scalar per step is an item's own chain only when the source says the chain is non-affine): they
+# explain a line a tier-1 hypothesis names, but do not make the IR's family ambiguous.
+CONFIRM_ONLY_CARDS = frozenset({"common-item-recurrence"})
 # Symptoms that are effects: a layout conversion or spills follow from how an operand was
 # loaded or widened. When the same kernel shows a cause (a narrow access), the cause is what
 # tier 4 is asked about and what a conclusion names.
@@ -187,11 +196,13 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
     if kernel is not None and without_dot(kernel):
         cards = [c for c in cards if c not in DOT_CARDS]
         line_cards = {line: [c for c in cs if c not in DOT_CARDS] for line, cs in line_cards.items()}
-    families = list(dict.fromkeys(card_families[c] for c in cards))
+    # a card only a tier-1 reading can tell is at work does not split the family the IR names
+    lead = [c for c in cards if c not in CONFIRM_ONLY_CARDS] or cards
+    families = list(dict.fromkeys(card_families[c] for c in lead))
     only = families[0] if len(families) == 1 else ""
     lines = sorted({int(n) for ns in symptom.mechanisms.values() for n in ns})
     return Finding(
-        tier=TIER, kind="ir-symptom", card_id=cards[0] if only else "", rewrite_family=only,
+        tier=TIER, kind="ir-symptom", card_id=lead[0] if only else "", rewrite_family=only,
         message=f"{symptom.summary} (pass {symptom.pass_arg})", confidence=SYMPTOM_CONFIDENCE,
         location={"path": kernel.file if kernel else capture.source, "function": symptom.kernel,
                   "line": lines[0] if lines else (kernel.line if kernel else None),
@@ -199,6 +210,7 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
         evidence={"symptom": symptom.id, "summary": symptom.summary, "ir": symptom.evidence,
                   "survived": symptom.survived, "explains_cards": cards,
                   "mechanisms": symptom.mechanisms, "line_cards": line_cards,
+                  "lines_in_loops": symptom.lines_in_loops,
                   "weight": _weight(symptom),
                   "explains_families": families, "target": capture.target,
                   "compiler": capture.compiler_version,

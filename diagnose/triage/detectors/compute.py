@@ -520,13 +520,17 @@ def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
     return len(subs) == 1
 
 
-def _broadcast_matmul(call: ast.Call) -> bool:
+def _broadcast_matmul(call: ast.Call, shapes: ShapeInference) -> bool:
     """tl.sum(a[:, :, None] * b[None, :, :], axis=1): a matrix product written as a 3-D
-    broadcast-multiply-reduce (both factors expanded with None)."""
-    arg = _summed_product(call)
+    broadcast-multiply-reduce (both factors expanded with None); also one term of a summed sum
+    of such products, through names bound to them (`quad = ...; cross = ...; tl.sum(quad + cross)`)."""
+    arg = call.args[0] if call.args else None
+    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
+        arg = arg.func.value
     if arg is None:
         return False
-    return _expanded3(arg.left) and _expanded3(arg.right)
+    return any(isinstance(t, ast.BinOp) and isinstance(t.op, ast.Mult) and _expanded3(t.left)
+               and _expanded3(t.right) for t in additive_terms(arg, shapes, call.lineno))
 
 
 def _expanded3(node: ast.expr) -> bool:
@@ -568,8 +572,9 @@ def broadcast_matmul(module: KernelModule, backend: str) -> list[Match]:
               ["TTGIR: no warp_group_dot, or a dot of a few K columns in fp32", "SASS: FFMA instead of HMMA/WGMMA"])
     matches = []
     for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
         for call in kernel.calls("sum"):
-            if _broadcast_matmul(call):
+            if _broadcast_matmul(call, shapes):
                 matches.append(_match(
                     module, kernel, call, "broadcast-matmul", 0.7,
                     f"`{kernel.name}` multiplies tiles as `{ast.unparse(call)[:70]}`: a matrix "
@@ -890,7 +895,10 @@ def window_resum(module: KernelModule, backend: str) -> list[Match]:
             for ld in loads:
                 terms = additive_terms(pointer_of(ld), shapes, ld.lineno) if pointer_of(ld) is not None else []
                 offset = [t for t in terms if isinstance(t, ast.Name) and t.id == k]
-                tile = [t for t in terms if is_tile(shapes.shape(t, ld.lineno)) and k not in names_in(t)]
+                # the outputs' positions: an index tile, not starts read from memory (segments
+                # that begin where an offsets table says do not overlap)
+                tile = [t for t in terms if is_tile(shapes.shape(t, ld.lineno)) and k not in names_in(t)
+                        and not _loaded_length(kernel, t)]
                 if not offset or not tile:
                     break  # a load indexed by the offset alone (a tap) or not by it: no window
                 window.append(ld)

@@ -351,6 +351,115 @@ def _holding(kernel: JitKernel, load: ast.Call) -> set[str]:
             if any(n is load for s in stmts for n in ast.walk(s))}
 
 
+# Operators under which a carried value stops being affine (`x = a * x + b` is a scan, `x = x ^ m`
+# is not): bit operations, shifts, integer division and powers; calls and compares do the same.
+NONLINEAR_OPS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Mod, ast.FloorDiv, ast.Pow)
+
+
+def _step_values(loop: ast.For) -> dict[str, ast.expr]:
+    """The value each name gets in the loop body, for names the body assigns once with `=`."""
+    bound: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            bound.setdefault(node.target.id, []).append(node)  # type: ignore[arg-type]
+    return {name: values[0] for name, values in bound.items() if len(values) == 1
+            and not isinstance(values[0], ast.AugAssign)}
+
+
+def _nonlinear_in(node: ast.expr, carried: set[str], steps: dict[str, ast.expr], depth: int = 0) -> bool:
+    """Whether `node` (through the step's own names) applies a non-affine operation to a carried value."""
+    if depth > 6:
+        return False
+
+    def reads(n: ast.AST) -> bool:
+        names = names_in(n)
+        return bool(names & carried) or any(
+            _reads_carried(steps[m], carried, steps, depth + 1) for m in names - carried if m in steps)
+
+    for n in ast.walk(node):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, NONLINEAR_OPS) and reads(n):
+            return True
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) and reads(n.left) and reads(n.right):
+            return True
+        if isinstance(n, ast.Compare) and reads(n):
+            return True
+        if isinstance(n, ast.Call) and call_name(n) not in ("to", "cast") and any(reads(a) for a in n.args):
+            return True
+        if isinstance(n, ast.Name) and n.id in steps and n.id not in carried \
+                and _nonlinear_in(steps[n.id], carried, steps, depth + 1):
+            return True
+    return False
+
+
+def _reads_carried(node: ast.expr, carried: set[str], steps: dict[str, ast.expr], depth: int) -> bool:
+    if depth > 6:
+        return False
+    names = names_in(node)
+    return bool(names & carried) or any(_reads_carried(steps[m], carried, steps, depth + 1)
+                                        for m in names if m in steps and m not in carried)
+
+
+def _carried(loop: ast.For) -> set[str]:
+    """Names the loop carries from one step to the next: read in the body on or before the line
+    the body assigns them."""
+    first_read: dict[str, int] = {}
+    first_write: dict[str, int] = {}
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+            first_read[n.id] = min(first_read.get(n.id, n.lineno), n.lineno)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            first_write[n.id] = min(first_write.get(n.id, n.lineno), n.lineno)
+    return {name for name, line in first_write.items() if first_read.get(name, line + 1) <= line}
+
+
+def _item_recurrence(module: KernelModule, launch: Launch) -> Match | None:
+    """One item per program (one scalar result stored at its position) whose loop carries a
+    non-affine recurrence in scalars (`vp = hn | ((d0 | hp) ^ ONES)` from last step's vp) and
+    loads one scalar per step: the steps are a dependent chain no scan splits, and the program's
+    lanes hold one item's chain. Items on the lanes (a block of items per program) is the fix."""
+    kernel = module.kernels[launch.kernel]
+    if kernel.calls("dot") or _one_program(module, launch):
+        return None
+    shapes = ShapeInference(kernel)
+    item, _group = _positions(kernel)
+    stores = kernel.calls("store")
+    if not item or not stores or any(len(st.args) < 2 or is_tile(shapes.shape(st.args[1], st.lineno))
+                                     for st in stores):
+        return None  # a tile of results per program: not one item's
+    for loop in (n for n in _loops(kernel) if isinstance(n, ast.For)):
+        loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"]
+        if not loads or any(shapes.shape(c, c.lineno) != () for c in loads):
+            continue  # a step that loads a tile keeps the lanes busy
+        steps = _step_values(loop)
+        carried = {n: shapes.shape(ast.Name(n, ast.Load(), lineno=loop.lineno), loop.lineno)
+                   for n in _carried(loop)}
+        if any(is_tile(shape) for shape in carried.values()):
+            continue  # a tile carried across steps (running distances over a cloud) keeps the lanes busy
+        scalars = {n for n, shape in carried.items() if shape == ()}
+        state = sorted(n for n in scalars if n in steps and _nonlinear_in(steps[n], scalars, steps))
+        if not state:
+            continue
+        return _match(
+            module, kernel, loop, "item-recurrence", 0.7,
+            f"`{kernel.name}` gives each program one item and carries its state from step to step in "
+            f"scalars ({', '.join(state[:4])}, updated through non-affine operations) while each step "
+            "loads scalars: a dependent chain no scan can split, run by a whole program for one item "
+            "whose lanes hold copies of the same scalars. Make the items the lanes: "
+            "`items = pid * ITEMS + tl.arange(0, ITEMS)`, the state as [ITEMS] vectors, one step of "
+            "every item's chain per iteration.",
+            ["profile: issue-bound far below bandwidth, one active lane per warp",
+             "TTGIR: the loop's loads are scalar pointers, its carried values scalars"],
+            state=state[:4])
+    return None
+
+
+@detector("item-recurrence")
+def item_recurrence(module: KernelModule, backend: str) -> list[Match]:
+    return [m for launch in module.launches if (m := _item_recurrence(module, launch)) is not None]
+
+
 @detector("item-against-shared-tile")
 def item_against_shared_tile(module: KernelModule, backend: str) -> list[Match]:
     return [m for launch in module.launches if (m := _item_against_shared(module, launch)) is not None]

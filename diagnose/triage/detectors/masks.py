@@ -20,6 +20,7 @@ from diagnose.triage.detectors.memory import (
     strided_fast_axis,
 )
 from diagnose.triage.detectors.model import (
+    REDUCE_OPS,
     JitKernel,
     KernelModule,
     ShapeInference,
@@ -389,7 +390,8 @@ def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
         names = [{n.id for n in ast.walk(side) if isinstance(n, ast.Name)} for side in sides]
         # a side built from an index tile through names (`cols = start + offs_n`, `q_chunk =
         # rows // block_len`) is a position too
-        indexed = [bool((ns | depends_on(kernel, side)) & tiles) for ns, side in zip(names, sides, strict=True)]
+        indexed = [bool((ns | depends_on(kernel, side)) & tiles) and not _reduced(side)
+                   for ns, side in zip(names, sides, strict=True)]
         if len(sides) != 2 or not indexed[0] and not indexed[1]:
             continue
         other = names[1] if indexed[0] else names[0]
@@ -399,6 +401,12 @@ def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
                 and not _loaded(kernel, cmp):
             out.append(cmp)  # `rows - cols >= 0`, `(q - k).to(f32) >= 0`: the same triangle
     return out
+
+
+def _reduced(node: ast.expr) -> bool:
+    """A value reduced over an axis or made by a product (`tl.min(dist, axis=1)`, `tl.dot(q, k)`):
+    what the data gives, not a position, however it was indexed."""
+    return any(isinstance(n, ast.Call) and call_name(n) in (*REDUCE_OPS, "dot") for n in ast.walk(node))
 
 
 def _tile_difference(node: ast.expr, tiles: set[str]) -> bool:

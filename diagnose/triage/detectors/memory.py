@@ -339,11 +339,52 @@ def _interleaved_fields(kernel: JitKernel, op: ast.Call, multiplier: str) -> boo
     return set(range(int(multiplier))) <= offsets
 
 
+def lane_segment_walk(kernel: JitKernel, op: ast.Call) -> str | None:
+    """The counter of a unit-step loop along which every lane of `op` walks its own segment:
+    the address is a base, a tile of starts read from memory (one segment per lane) and the
+    counter (`chars + start + k`), with no index tile among its terms. Each step's lanes then
+    touch addresses a segment apart, whatever the segments' lengths."""
+    shapes = ShapeInference(kernel)
+    pointer = pointer_of(op)
+    if pointer is None:
+        return None
+    terms = additive_terms(pointer, shapes, op.lineno)
+    loaded = bound_to_call(kernel, "load")
+    tiles = [t for t in terms if is_tile(shapes.shape(t, op.lineno))]
+    if not tiles or any(not (names_in(t) | depends_on(kernel, t)) & loaded
+                        or "arange" in ast.unparse(t) for t in tiles):
+        return None  # an index tile among the terms: lanes at neighbouring positions
+    for loop in _loops_around(kernel, op):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                and isinstance(loop.iter, ast.Call) and call_name(loop.iter) == "range"
+                and len(loop.iter.args) <= 2):
+            continue  # a loop stepping by more than one element walks tiles
+        counter = loop.target.id
+        if any(isinstance(t, ast.Name) and t.id == counter for t in terms):
+            return counter
+    return None
+
+
 @detector("strided-access")
 def strided_access(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         for op in memory_ops(kernel):
+            counter = lane_segment_walk(kernel, op)
+            if counter is not None:
+                matches.append(_match(
+                    module, kernel, op, "strided-access", 0.65,
+                    f"`{call_name(op)}` in `{kernel.name}` gives each lane its own segment (starts "
+                    f"read from memory) and steps all of them by one element per `{counter}`: "
+                    "neighbouring lanes touch addresses a segment apart on every step, one "
+                    "transfer per lane. Let the program's lanes walk one segment together, a "
+                    "contiguous tile of it per step.",
+                    ["ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_ld per request near 32"
+                     if backend == "cuda" else
+                     "TTIR after triton-to-unstructure: scf.for of scalar loads in place of one tensor load",
+                     "trace: the access's lanes spread over many sectors on every step"],
+                    multiplier="segment", transposed=False))
+                continue
             found = strided_fast_axis(module, kernel, op)
             if found is None:
                 continue

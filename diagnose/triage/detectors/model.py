@@ -226,7 +226,7 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
         for field_name in ("body", "orelse"):
             block = getattr(node, field_name, None)
             if isinstance(block, list):
-                block[:] = [_as_augmented(stmt) for stmt in block]
+                block[:] = [_as_augmented(one) for stmt in block for one in _as_single_assigns(stmt)]
     _CastAsMethod().visit(fn)
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -234,6 +234,7 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
         if isinstance(node, ast.For):
             _as_strided_loop(node)
     _inline_addresses(fn)
+    ast.fix_missing_locations(fn)  # nodes made above take their statement's line
 
 
 class _CastAsMethod(ast.NodeTransformer):
@@ -299,6 +300,21 @@ def _position(value: ast.expr, index: str) -> tuple[ast.expr | None, ast.expr | 
             if step is not None and index not in names_in(a):
                 return a, step
     return None, None
+
+
+def _as_single_assigns(stmt: ast.stmt) -> list[ast.stmt]:
+    """`a, b = x, y` (also what an inlined helper's tuple return leaves) as `a = x` and `b = y`
+    on the same line, when no name it binds is read on its right (a swap stays as written)."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Tuple) and isinstance(stmt.value, ast.Tuple)):
+        return [stmt]
+    targets, values = stmt.targets[0].elts, stmt.value.elts
+    if len(targets) != len(values) or not all(isinstance(t, ast.Name) for t in targets) \
+            or {t.id for t in targets} & names_in(stmt.value):  # type: ignore[attr-defined]
+        return [stmt]
+    return [ast.copy_location(ast.Assign(targets=[ast.copy_location(ast.Name(t.id, ast.Store()), t)],  # type: ignore[attr-defined]
+                                         value=v), stmt)
+            for t, v in zip(targets, values, strict=True)]
 
 
 def _as_augmented(stmt: ast.stmt) -> ast.stmt:
