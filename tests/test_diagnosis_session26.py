@@ -324,3 +324,85 @@ def reference(chars, offsets):
     assert line in narrow.lines_in_loops
     starts = next(i for i, text in enumerate(walk.splitlines(), 1) if "start = tl.load" in text)
     assert starts not in narrow.lines_in_loops
+
+
+# A rank-3 elementwise product stored with a rank-3 mask (rotary tables over heads): two operands
+# broadcast along different axes on one line, and nothing sums them.
+ROTATE = HEADER + textwrap.dedent('''
+    @triton.jit
+    def rotate(x, c, out, T: tl.constexpr, NH: tl.constexpr, D: tl.constexpr):
+        t = tl.arange(0, T)
+        h = tl.arange(0, NH)
+        j = tl.arange(0, D)
+        m = (t < T)[:, None, None] & (h < NH)[None, :, None]
+        offs = t[:, None, None] * (NH * D) + h[None, :, None] * D + j[None, None, :]
+        cs = tl.load(c + t[:, None] * D + j[None, :])[:, None, :]
+        tl.store(out + offs, tl.load(x + offs, mask=m, other=0.0) * cs, mask=m)
+
+    def run(x, c):
+        out = torch.empty_like(x)
+        rotate[(1,)](x, c, out, T=x.shape[0], NH=x.shape[1], D=x.shape[2])
+        return out
+''')
+
+ROTATE_TASK = '''
+import torch
+META = {"sizes": {"small": {}, "large": {}}, "dtypes": ["float32"]}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(16, 4, 64, generator=g).to(device), torch.randn(16, 64, generator=g).to(device))
+def reference(x, c):
+    return x * c[:, None, :]
+'''
+
+# Each step stores one row of a padded output: rows PAD elements apart (fp16).
+PADDED_ROWS = HEADER + textwrap.dedent('''
+    @triton.jit
+    def pad_rows(x, out, W: tl.constexpr, PAD: tl.constexpr):
+        cols = tl.arange(0, W)
+        v = tl.load(x + cols)
+        for r in range(tl.program_id(0) * 64, tl.program_id(0) * 64 + 64):
+            tl.store(out + r * (W + PAD) + cols, v)
+
+    def run(x):
+        out = torch.zeros((256, x.shape[0] + {pad}), dtype=x.dtype, device=x.device)
+        pad_rows[(4,)](x, out, W=x.shape[0], PAD={pad})
+        return out
+''')
+
+PADDED_TASK = '''
+import torch
+META = {"sizes": {"small": {}, "large": {}}, "dtypes": ["float16"]}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.randn(256, generator=torch.Generator().manual_seed(seed)).half().to(device),)
+def reference(x):
+    return x
+'''
+
+
+def test_a_rank3_product_nothing_sums_is_no_matrix_product(tmp_path, monkeypatch):
+    from diagnose.profiling.trace import _unreduced_lines
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    folder = _task(tmp_path, "rotate", ROTATE_TASK, ROTATE)
+    report = run_trace(folder, folder / "baseline.py", size="small")
+    store = next(i for i, line in enumerate(ROTATE.splitlines(), 1) if "tl.store(out + offs" in line)
+    assert any(n["kind"] == "broadcast" and n["line"] == store for n in report["notes"])
+    families = {f.rewrite_family for f in trace_findings(report, folder / "baseline.py")}
+    assert "use-dot-for-broadcast-sum" not in families
+    # a product a later tl.sum reduces, or one a helper returns, stays a candidate
+    summed = (tmp_path / "summed.py")
+    summed.write_text(TWO_PRODUCTS)
+    quad = next(i for i, line in enumerate(TWO_PRODUCTS.splitlines(), 1) if "quad = " in line)
+    assert store in _unreduced_lines(str(folder / "baseline.py"))
+    assert quad not in _unreduced_lines(str(summed))
+
+
+@pytest.mark.parametrize("pad, family", [(2, "block-size-tuning"), (64, "multi-row-programs")])
+def test_on_ascend_rows_less_than_a_dma_block_apart_want_a_bigger_block(tmp_path, monkeypatch, pad, family):
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    folder = _task(tmp_path, f"pad{pad}", PADDED_TASK, PADDED_ROWS.replace("{pad}", str(pad)))
+    report = run_trace(folder, folder / "baseline.py", size="small")
+    found = {f.rewrite_family: f for f in trace_findings(report, folder / "baseline.py", "ascend")}
+    assert family in found and found[family].evidence["ranks_only"]
+    other = {"block-size-tuning", "multi-row-programs"} - {family}
+    assert not other & set(found)

@@ -56,7 +56,7 @@ from diagnose.evidence import Finding
 from diagnose.triage.detectors.compute import converts_to, stored_only
 from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
 from diagnose.triage.detectors.memory import MEMORY_OPS, bound_to_call, depends_on
-from diagnose.triage.detectors.model import build_model, names_in
+from diagnose.triage.detectors.model import build_model, call_name, names_in
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
@@ -813,9 +813,10 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
         # program's): no bigger block merges two steps; a step of several rows does
         how = f"each step a separate piece (the program touches {density:.0%} of the span it walks)"
         facts["density"] = round(density, 3)
-    elif step[1] and step[0] > step[1]:
+    elif step[1] and step[0] >= step[1] + DMA_ALIGN_BYTES:
         # each step moves one row of a 2-D array and the next starts a row further on: a
-        # [rows, cols] tile moves several rows per transfer (a bigger 1-D block cannot)
+        # [rows, cols] tile moves several rows per transfer (a bigger 1-D block cannot); rows
+        # less than one 32-byte DMA block apart (a padded row's edge) abut: a bigger block does
         how = f"one row per step (each starts {step[0]:,} bytes after the last and spans {step[1]:,})"
         facts["step"] = step
     else:
@@ -837,6 +838,8 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
         f"transfer each way on a vector core, and such steps carry {share:.0%} of the traffic.",
         share, r, path, {"bytes_per_step": round(per_step), "steps": steps}, ranks_only=True)]
 
+
+DMA_ALIGN_BYTES = 32  # the Ascend MTE's alignment unit: pieces closer than this abut
 
 GROWING_SPREAD = 16  # the longest sampled walk this many times the shortest
 LINEAR_MIDDLE = (0.3, 0.7)  # the middle walk's length as a share of the longest: linear growth
@@ -1161,6 +1164,51 @@ def _addressing(tables: list[tuple[ast.FunctionDef, set[str], set[str]]], line: 
     return False
 
 
+SUMS = ("sum", "reduce")
+
+
+def _unreduced_lines(file: str) -> set[int]:
+    """Lines of `file` whose statement computes values no sum reduces: it calls no tl.sum /
+    tl.reduce, is not returned (a helper's result is the caller's), and the names it binds reach
+    no sum's argument through later assignments (`tl.store(out + offs, x1 * c - x2 * s, mask=m)`:
+    a rank-3 elementwise product and its broadcast mask, not a matrix product)."""
+    try:
+        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return set()
+    lines: set[int] = set()
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        values: dict[str, list[ast.AST]] = {}
+        for a in ast.walk(fn):
+            if isinstance(a, ast.Assign | ast.AugAssign | ast.AnnAssign) and a.value is not None:
+                targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            values.setdefault(n.id, []).append(a.value)
+        summed: set[str] = set()
+        todo = [n.id for c in ast.walk(fn) if isinstance(c, ast.Call) and call_name(c) in SUMS
+                for a in c.args for n in ast.walk(a) if isinstance(n, ast.Name)]
+        todo += [n.id for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value is not None
+                 for n in ast.walk(r.value) if isinstance(n, ast.Name)]
+        while todo:
+            name = todo.pop()
+            if name in summed:
+                continue
+            summed.add(name)
+            todo += [n.id for v in values.get(name, []) for n in ast.walk(v) if isinstance(n, ast.Name)]
+        for stmt in (n for n in ast.walk(fn) if isinstance(n, ast.Assign | ast.AugAssign | ast.Expr)):
+            if any(isinstance(c, ast.Call) and call_name(c) in SUMS for c in ast.walk(stmt)):
+                continue
+            bound = ({n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+                     if isinstance(stmt, ast.Assign) else
+                     {stmt.target.id} if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name)
+                     else set())
+            if not bound & summed:
+                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return lines
+
+
 def _stored_widenings(file: str) -> set[int]:
     """Lines of `file` whose conversions to fp64 all only reach memory (the value a store or an
     atomic writes into an fp64 output); empty when the file cannot be read."""
@@ -1185,6 +1233,7 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
     share of the traffic (a finalize launch's handful of fp64 values costs nothing)."""
     found = []
     tables: dict[str, list] = {}  # each source file parsed once
+    unreduced: dict[str, set[int]] = {}
     stored: dict[str, set[int]] = {}
     by_line: dict[tuple, list[dict]] = {}
     for note in report.get("notes") or []:
@@ -1194,8 +1243,10 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
         file = path if Path(notes[0]["file"]).name == Path(path).name else notes[0]["file"]
         if kind == "broadcast" and file not in tables:
             tables[file] = _address_tables(file)
+            unreduced[file] = _unreduced_lines(file)
         if kind == "broadcast" and not _has_dot(report, launch) \
-                and not _addressing(tables[file], line):  # rank-3 index math is no product
+                and not _addressing(tables[file], line) \
+                and line not in unreduced[file]:  # rank-3 index math, or a product nothing sums
             ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
             # a product needs three axes longer than one (rows, columns, the summed axis): a
             # rank-3 shape with an axis of 1 is an outer product or a rank-2 op with a spare axis
