@@ -56,7 +56,7 @@ from diagnose.evidence import Finding
 from diagnose.triage.detectors.compute import converts_to, stored_only
 from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
 from diagnose.triage.detectors.memory import MEMORY_OPS, bound_to_call, depends_on
-from diagnose.triage.detectors.model import build_model, call_name, names_in
+from diagnose.triage.detectors.model import KernelModule, build_model, call_name, names_in
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
@@ -1045,10 +1045,8 @@ def _key_searches(file: str) -> set[int]:
     """Lines of the tl.where calls in `file` whose condition tests values read from memory for
     equality with other values read from memory (`a[:, None] == b[None, :]`, through local
     names): a select that keeps the matches of a search. Empty when the file cannot be read."""
-    try:
-        source = Path(file).read_text(encoding="utf-8")
-        module = build_model(source, file, ast.parse(source))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    module = _kernel_model(file)
+    if module is None:
         return set()
     lines = set()
     for kernel in module.kernels.values():
@@ -1139,12 +1137,32 @@ def _address_names(fn: ast.FunctionDef, helpers: dict[str, tuple[set[str], set[s
     return addressing, used
 
 
+def _source(file: str) -> tuple[str, ast.Module] | None:
+    """The source file's text and syntax tree; None when it cannot be read or parsed."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+        return text, ast.parse(text)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _parsed(file: str) -> ast.Module | None:
+    read = _source(file)
+    return None if read is None else read[1]
+
+
+def _kernel_model(file: str) -> KernelModule | None:
+    """Tier 1's model of the file (kernels with their helpers inlined, lines kept); None when it
+    cannot be read or parsed."""
+    read = _source(file)
+    return None if read is None else build_model(read[0], file, read[1])
+
+
 def _address_tables(file: str) -> list[tuple[ast.FunctionDef, set[str], set[str]]]:
     """Per function of `file`: (the function, its address-only names, its value names), with
     what each helper's parameters are; [] when the file cannot be read."""
-    try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    tree = _parsed(file)
+    if tree is None:
         return []
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     helpers = {fn.name: ([a.arg for a in fn.args.args], _address_names(fn, {})) for fn in functions}
@@ -1172,9 +1190,8 @@ def _unreduced_lines(file: str) -> set[int]:
     tl.reduce, is not returned (a helper's result is the caller's), and the names it binds reach
     no sum's argument through later assignments (`tl.store(out + offs, x1 * c - x2 * s, mask=m)`:
     a rank-3 elementwise product and its broadcast mask, not a matrix product)."""
-    try:
-        tree = ast.parse(Path(file).read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    tree = _parsed(file)
+    if tree is None:
         return set()
     lines: set[int] = set()
     for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
@@ -1212,10 +1229,8 @@ def _unreduced_lines(file: str) -> set[int]:
 def _stored_widenings(file: str) -> set[int]:
     """Lines of `file` whose conversions to fp64 all only reach memory (the value a store or an
     atomic writes into an fp64 output); empty when the file cannot be read."""
-    try:
-        source = Path(file).read_text(encoding="utf-8")
-        module = build_model(source, file, ast.parse(source))
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+    module = _kernel_model(file)
+    if module is None:
         return set()
     lines: dict[int, bool] = {}
     for kernel in module.kernels.values():

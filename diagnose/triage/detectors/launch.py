@@ -373,10 +373,8 @@ def _nonlinear_in(node: ast.expr, carried: set[str], steps: dict[str, ast.expr],
     if depth > 6:
         return False
 
-    def reads(n: ast.AST) -> bool:
-        names = names_in(n)
-        return bool(names & carried) or any(
-            _reads_carried(steps[m], carried, steps, depth + 1) for m in names - carried if m in steps)
+    def reads(n: ast.expr) -> bool:
+        return _reads_carried(n, carried, steps, depth)
 
     for n in ast.walk(node):
         if isinstance(n, ast.BinOp) and isinstance(n.op, NONLINEAR_OPS) and reads(n):
@@ -394,6 +392,7 @@ def _nonlinear_in(node: ast.expr, carried: set[str], steps: dict[str, ast.expr],
 
 
 def _reads_carried(node: ast.expr, carried: set[str], steps: dict[str, ast.expr], depth: int) -> bool:
+    """Whether `node` reads a carried value, directly or through the step's own names."""
     if depth > 6:
         return False
     names = names_in(node)
