@@ -398,7 +398,8 @@ def _computed_from(kernel: JitKernel, sites: list[ast.Call]) -> list[int]:
         value = getattr(stmt, "value", None)
         if isinstance(stmt, ast.Assign | ast.AugAssign | ast.Return | ast.Expr) and value is not None \
                 and made & depends_on(kernel, value):
-            found.add(stmt.lineno)
+            # an inlined helper's expression keeps the helper's lines, where the IR shows its math
+            found |= {n.lineno for n in ast.walk(stmt) if isinstance(getattr(n, "lineno", None), int)}
     return sorted(found - lines)
 
 
