@@ -124,31 +124,36 @@ def _loc_sites(ttgir: str) -> dict[str, tuple[str, int]]:
     return sites
 
 
-def _access_mechanisms(kir: KernelIR, stage: Stage) -> dict[int, str]:
+def _access_mechanisms(kir: KernelIR, stage: Stage) -> tuple[dict[int, str], set[int]]:
     """Per source line of a tt.load/tt.store: why it cannot be a vector access, when the
-    TTGIR alone says so (a scalar pointer, or no more elements than threads)."""
+    TTGIR alone says so (a scalar pointer, or no more elements than threads); and the lines of
+    the accesses inside an scf.for / scf.while, which a program repeats and which carry the
+    traffic (an access outside every loop runs once)."""
     lines = _loc_lines(stage.text)
     threads = 32 * int(kir.specialization.options.get("num_warps") or 4)
     looped = _in_loops(stage.text)
     defs = _ssa_defs(stage.text)
     found: dict[int, str] = {}
+    repeated: set[int] = set()
     for m in TTGIR_ACCESS.finditer(stage.text):
         line = lines.get(m.group(4))
         if line is None:
             continue
-        mask = _mask_operand(stage.text, m)
-        pointer = _pointer_operand(stage.text, m)
+        in_loop = stage.text.rfind("\n", 0, m.start()) + 1 in looped
+        if in_loop:
+            repeated.add(line)
+        operands = _operands(stage.text, m)
+        at = 1 if m.group(1) == "load" else 2  # load(ptr, mask) / store(ptr, value, mask)
+        mask = operands[at] if len(operands) > at else None
         if m.group(3) is not None and mask and _derives_from_load(mask, defs):
             # an address read from memory is narrow whatever its mask: the gather is the cause
-            found[line] = GATHERED if pointer and _derives_from_load(pointer, defs) else DATA_MASK
+            found[line] = GATHERED if operands and _derives_from_load(operands[0], defs) else DATA_MASK
         elif m.group(3) is None:
             # one scalar outside any loop (a scale, a row offset) is inherent, not a walk
-            line_start = stage.text.rfind("\n", 0, m.start()) + 1
-            scalar_walk = m.group(1) == "load" and line_start in looped
-            found[line] = SCALAR_POINTER if scalar_walk else SCALAR_STORE
+            found[line] = SCALAR_POINTER if m.group(1) == "load" and in_loop else SCALAR_STORE
         elif _elements(m.group(3)) <= threads:
             found[line] = TILE_WITHIN_THREADS
-    return found
+    return found, repeated
 
 
 SSA_DEF = re.compile(r"^\s*(%[\w.#]+)(?::\d+)? = \"?([\w.]+)\"?([^\n]*)$", re.M)
@@ -164,31 +169,11 @@ def _ssa_defs(text: str) -> dict[str, tuple[str, list[str]]]:
     return defs
 
 
-def _pointer_operand(text: str, access: re.Match) -> str | None:
-    """The pointer (first operand) of a tt.load or tt.store."""
+def _operands(text: str, access: re.Match) -> list[str]:
+    """The SSA operands of a tt.load (pointer, mask, other) or tt.store (pointer, value, mask)."""
     line = text[text.rfind("\n", 0, access.start()) + 1:access.end()]
     operands = line.split(f"tt.{access.group(1)} ", 1)[-1].split(" : ")[0]
-    values = SSA_NAME.findall(operands.split("{")[0])
-    return values[0] if values else None
-
-
-def _looped_lines(kir: KernelIR, stage: Stage) -> list[int]:
-    """Source lines of the tt.load/tt.store ops inside an scf.for / scf.while: the accesses a
-    program repeats, which carry the traffic (an access outside every loop runs once)."""
-    lines = _loc_lines(stage.text)
-    looped = _in_loops(stage.text)
-    return sorted({line for m in TTGIR_ACCESS.finditer(stage.text)
-                   if (line := lines.get(m.group(4))) is not None
-                   and stage.text.rfind("\n", 0, m.start()) + 1 in looped})
-
-
-def _mask_operand(text: str, access: re.Match) -> str | None:
-    """The mask of a tt.load (second operand) or tt.store (third), if it has one."""
-    line = text[text.rfind("\n", 0, access.start()) + 1:access.end()]
-    operands = line.split(f"tt.{access.group(1)} ", 1)[-1].split(" : ")[0]
-    values = SSA_NAME.findall(operands.split("{")[0])
-    at = 1 if access.group(1) == "load" else 2
-    return values[at] if len(values) > at else None
+    return SSA_NAME.findall(operands.split("{")[0])
 
 
 def _derives_from_load(value: str, defs: dict[str, tuple[str, list[str]]],
@@ -251,7 +236,7 @@ def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
         return []
     after_coalesce = _first(kir, "tritongpu-coalesce")
     coalesce = kir.stages[after_coalesce] if after_coalesce is not None else None
-    why = _access_mechanisms(kir, coalesce) if coalesce is not None else {}
+    why, repeated = _access_mechanisms(kir, coalesce) if coalesce is not None else ({}, set())
     unhinted = _unhinted_ints(kir)
     narrow = [line for line in narrow if why.get(line) != SCALAR_STORE]
     if not narrow:
@@ -273,8 +258,7 @@ def scalar_global_loads(kir: KernelIR) -> list[Symptom]:
         evidence.append(f"argument {arg}: {kir.specialization.signature[arg]} is a runtime "
                         "value without tt.divisibility (no multiple-of-16 hint), so axis "
                         "analysis cannot prove contiguity")
-    looped = [line for line in (_looped_lines(kir, coalesce) if coalesce is not None else [])
-              if line in narrow]
+    looped = [line for line in narrow if line in repeated]
     return [Symptom(id="scalar-global-loads", kernel=kir.kernel, pass_arg="tritongpu-coalesce",
                     stage_index=after_coalesce,
                     summary=f"{_narrow_summary(accesses, set(narrow), loads)}; coalesce chose "

@@ -502,11 +502,17 @@ def split_k_atomics(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _summed_product(call: ast.Call) -> ast.BinOp | None:
-    """The product a tl.sum reduces (through any `.to(...)`), when its argument is one."""
+def _summed(call: ast.Call) -> ast.expr | None:
+    """What a tl.sum reduces, through any `.to(...)`."""
     arg = call.args[0] if call.args else None
     while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
         arg = arg.func.value
+    return arg
+
+
+def _summed_product(call: ast.Call) -> ast.BinOp | None:
+    """The product a tl.sum reduces (through any `.to(...)`), when its argument is one."""
+    arg = _summed(call)
     return arg if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) else None
 
 
@@ -525,9 +531,7 @@ def _broadcast_matmul(call: ast.Call, shapes: ShapeInference) -> bool:
     """tl.sum(a[:, :, None] * b[None, :, :], axis=1): a matrix product written as a 3-D
     broadcast-multiply-reduce (both factors expanded with None); also one term of a summed sum
     of such products, through names bound to them (`quad = ...; cross = ...; tl.sum(quad + cross)`)."""
-    arg = call.args[0] if call.args else None
-    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
-        arg = arg.func.value
+    arg = _summed(call)
     if arg is None:
         return False
     return any(isinstance(t, ast.BinOp) and isinstance(t.op, ast.Mult) and _expanded3(t.left)

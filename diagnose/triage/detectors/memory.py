@@ -339,12 +339,11 @@ def _interleaved_fields(kernel: JitKernel, op: ast.Call, multiplier: str) -> boo
     return set(range(int(multiplier))) <= offsets
 
 
-def lane_segment_walk(kernel: JitKernel, op: ast.Call) -> str | None:
+def lane_segment_walk(kernel: JitKernel, op: ast.Call, shapes: ShapeInference) -> str | None:
     """The counter of a unit-step loop along which every lane of `op` walks its own segment:
     the address is a base, a tile of starts read from memory (one segment per lane) and the
     counter (`chars + start + k`), with no index tile among its terms. Each step's lanes then
     touch addresses a segment apart, whatever the segments' lengths."""
-    shapes = ShapeInference(kernel)
     pointer = pointer_of(op)
     if pointer is None:
         return None
@@ -369,8 +368,9 @@ def lane_segment_walk(kernel: JitKernel, op: ast.Call) -> str | None:
 def strided_access(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
         for op in memory_ops(kernel):
-            counter = lane_segment_walk(kernel, op)
+            counter = lane_segment_walk(kernel, op, shapes)
             if counter is not None:
                 matches.append(_match(
                     module, kernel, op, "strided-access", 0.65,
