@@ -284,7 +284,8 @@ UNDERFILL_FAMILY = "split-work-across-programs"
 def _supersede_grid(result: TierResult, traced: list[Finding]) -> None:
     """The trace measured how much of the machine a kernel's grid leaves idle: the source's
     estimate of the same fact for the same kernel stays in the report (a higher tier may confirm
-    it) but no longer adds to the family's score, so one fact is not counted twice."""
+    it) and counts in the trace's look (diagnose.weigh.rank keeps the better of the two), so one
+    fact is not counted twice."""
     measured = {(f.evidence.get("facts") or {}).get("kernel") for f in traced
                 if f.rewrite_family == UNDERFILL_FAMILY}
     for f in result.findings:
@@ -802,7 +803,9 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
                       and _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(saved)))
              and (also is None or f.evidence.get("of_time")
                   or _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(also))]
-    return max(heavy, key=lambda f: f.confidence, default=None)
+    # two readings of one measure (the same loads, the same share): the one a source idiom also
+    # names is seen twice
+    return max(heavy, key=lambda f: (f.confidence, f.rewrite_family in idioms), default=None)
 
 
 WEAK_CONFIRMED = 0.5  # a hypothesis this unsure is not made the answer by the IR alone

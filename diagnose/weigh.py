@@ -104,13 +104,13 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
                 for family, _, _ in _supports(f)}
     for tier in tiers:
         for f in tier.findings:
-            if f.evidence.get("superseded_by_trace"):
-                continue  # the trace measured the same fact; its finding carries the score
             for family, confidence, card in _supports(f):
                 if is_fallback(f) and family in specific:
                     continue  # a default guess adds nothing to a family the evidence names
                 seen = best.setdefault(family, {})
-                look = _look(f, tier.tier)
+                # a source estimate the trace measured is one look with the measure, not two: the
+                # family keeps the better of the two, not both
+                look = f"{tier.tier}-trace" if f.evidence.get("superseded_by_trace") else _look(f, tier.tier)
                 if confidence > seen.get(look, (-1.0, ""))[0]:
                     seen[look] = (confidence, card)
     for family, refined in REFINED_BY_TRACE.items():

@@ -527,6 +527,122 @@ def tile_index_loops(tree: ast.Module) -> bool:
     return changed
 
 
+def _additive_terms(node: ast.expr) -> list[ast.expr]:
+    """The terms of a chain of `+` (`a + b + c` -> [a, b, c])."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _additive_terms(node.left) + _additive_terms(node.right)
+    return [node]
+
+
+def _step_of(term: ast.expr, var: str) -> ast.expr | None:
+    """What `term` grows by when `var` grows by one, for `var` and `var * x` / `x * var` (x free of
+    var); None for any other use of `var`."""
+    if isinstance(term, ast.Name) and term.id == var:
+        return ast.Constant(1)
+    if isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult):
+        for mine, other in ((term.left, term.right), (term.right, term.left)):
+            if (isinstance(mine, ast.Name) and mine.id == var
+                    and not any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(other))):
+                return other
+    return None
+
+
+def _uses(node: ast.AST, var: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node))
+
+
+def _assigned(nodes: list[ast.stmt]) -> set[str]:
+    return {t.id for stmt in nodes for n in ast.walk(stmt) if isinstance(n, ast.Assign | ast.AugAssign)
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+
+
+def pointer_increments(tree: ast.Module) -> bool:
+    """A load or store in a `for k in range(...)` loop whose address is `base + ... + k * s` (one
+    term in k) walked by a pointer instead, as matmul kernels do: `ptrs_0 = base + ... + start *
+    s` before the loop, `tl.load(ptrs_0, ...)` in it and `ptrs_0 += step * s` at its end."""
+    changed, count = False, 0
+    for fn in _jit_functions(tree):
+        for loop in [n for n in ast.walk(fn) if isinstance(n, ast.For)]:
+            if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+                    and ast.unparse(loop.iter.func) in ("range", "tl.range", "tl.static_range")
+                    and 1 <= len(loop.iter.args) <= 3 and not loop.iter.keywords and not loop.orelse):
+                continue
+            if any(isinstance(n, ast.Continue | ast.Break | ast.Return) for n in ast.walk(loop)):
+                continue
+            var = loop.target.id
+            args = loop.iter.args
+            start = args[0] if len(args) >= 2 else ast.Constant(0)
+            step = args[2] if len(args) == 3 else ast.Constant(1)
+            where = _statement_of(fn, loop)
+            if where is None:
+                continue
+            block, at = where
+            written = _assigned(loop.body) | {var} | {n.target.id for n in ast.walk(loop)
+                                                       if isinstance(n, ast.For) and isinstance(n.target, ast.Name)}
+            for call in [n for n in ast.walk(loop) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                         and ast.unparse(n.func) in ("tl.load", "tl.store") and n.args]:
+                address = call.args[0]
+                terms = _additive_terms(address)
+                mine = [t for t in terms if _uses(t, var)]
+                if len(mine) != 1 or _step_of(mine[0], var) is None:
+                    continue
+                if any(_uses(t, w) for t in terms for w in written - {var}):
+                    continue  # the address also moves with values the loop computes
+                per = _step_of(mine[0], var)
+                name = f"walk_{count}"
+                count += 1
+                zero = isinstance(start, ast.Constant) and start.value == 0
+                kept = [copy.deepcopy(t) for t in terms if t is not mine[0]]
+                if not zero:
+                    moved = copy.deepcopy(mine[0])
+                    if isinstance(moved, ast.Name):
+                        moved = copy.deepcopy(start)
+                    else:
+                        for field in ("left", "right"):
+                            if isinstance(getattr(moved, field), ast.Name) and getattr(moved, field).id == var:
+                                setattr(moved, field, copy.deepcopy(start))
+                    kept.append(moved)
+                if not kept:
+                    continue
+                first = kept[0]
+                for t in kept[1:]:
+                    first = ast.BinOp(first, ast.Add(), t)
+                block.insert(at, ast.copy_location(ast.Assign([ast.Name(name, ast.Store())], first), loop))
+                at += 1
+                call.args[0] = ast.Name(name, ast.Load())
+                if isinstance(step, ast.Constant) and step.value == 1:
+                    grow = per
+                elif isinstance(per, ast.Constant) and per.value == 1:
+                    grow = copy.deepcopy(step)
+                else:
+                    grow = ast.BinOp(copy.deepcopy(step), ast.Mult(), copy.deepcopy(per))
+                loop.body.append(ast.AugAssign(ast.Name(name, ast.Store()), ast.Add(), grow))
+                changed = True
+    return changed
+
+
+def expand_dims_calls(tree: ast.Module) -> bool:
+    """`x[:, None]` / `x[None, :]` inside @triton.jit functions written `tl.expand_dims(x, 1)` /
+    `tl.expand_dims(x, 0)`."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            for field, value in ast.iter_fields(node):
+                if not (isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Tuple)
+                        and len(value.slice.elts) == 2 and isinstance(value.ctx, ast.Load)):
+                    continue
+                a, b = value.slice.elts
+                none_at = [i for i, e in enumerate((a, b)) if isinstance(e, ast.Constant) and e.value is None]
+                full = [i for i, e in enumerate((a, b)) if isinstance(e, ast.Slice) and e.lower is None
+                        and e.upper is None and e.step is None]
+                if len(none_at) != 1 or len(full) != 1:
+                    continue
+                setattr(node, field, ast.Call(ast.Attribute(ast.Name("tl", ast.Load()), "expand_dims", ast.Load()),
+                                              [value.value, ast.Constant(none_at[0])], []))
+                changed = True
+    return changed
+
+
 def keyword_program_id(tree: ast.Module) -> bool:
     """`tl.program_id(0)` / `tl.num_programs(0)` written `tl.program_id(axis=0)`."""
     changed = False
@@ -815,6 +931,8 @@ REWRITES: dict[str, Rewrite] = {
     "commute-products": commute_products,
     "tile-index-loops": tile_index_loops,
     "keyword-program-id": keyword_program_id,
+    "pointer-increments": pointer_increments,
+    "expand-dims-calls": expand_dims_calls,
     "cast-function": cast_function,
     "commute-and": commute_and,
     "zeros-as-full": zeros_as_full,

@@ -15,6 +15,7 @@ from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     ShapeInference,
+    bindings_before,
     call_name,
     constexpr_values,
     evaluate,
@@ -246,13 +247,13 @@ def _is_index(node: ast.expr, indices: set[str]) -> bool:
     return "arange" in text or bool(names_in(node) & indices)
 
 
-def _conjuncts(kernel: JitKernel, cond: ast.expr | None, line: int) -> list[ast.expr]:
+def _conjuncts(kernel: JitKernel, cond: ast.expr | None, line: ast.AST | int) -> list[ast.expr]:
     """The parts of a mask joined by `&` or `|`, a name bound once before `line` read as its
     value (`keep = near & live[None, :] & (gi != gj)`; `live = gj < hi`)."""
     if isinstance(cond, ast.Subscript):  # `live[None, :]`: the mask, broadcast
         cond = cond.value
     if isinstance(cond, ast.Name):
-        stmts = [s for s in kernel.assigns.get(cond.id, []) if s.lineno < line]
+        stmts = bindings_before(kernel, cond.id, line)
         if len(stmts) == 1 and getattr(stmts[0], "value", None) is not None:
             return _conjuncts(kernel, stmts[0].value, line)
         return [cond]
@@ -268,7 +269,7 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
         indices = _index_names(kernel)
         shapes = ShapeInference(kernel)
         for where in kernel.calls("where"):
-            compares = [c for c in _conjuncts(kernel, where.args[0] if where.args else None, where.lineno)
+            compares = [c for c in _conjuncts(kernel, where.args[0] if where.args else None, where)
                         if isinstance(c, ast.Compare) and "float" not in ast.unparse(c)
                         and is_tile(shapes.shape(c, where.lineno))
                         and any(_is_index(op, indices) for op in [c.left, *c.comparators])]

@@ -24,6 +24,7 @@ from diagnose.triage.detectors.model import (
     KernelModule,
     ShapeInference,
     additive_terms,
+    bindings_before,
     call_name,
     is_tile,
     kwarg,
@@ -45,9 +46,8 @@ def _upcast_operands(kernel, dot: ast.Call, depth: int = 3, module: KernelModule
                 found.append(ast.unparse(arg))
                 break
             if isinstance(node, ast.Name):
-                stmts = kernel.assigns.get(node.id, [])
-                todo += [s.value for s in stmts if getattr(s, "value", None) is not None
-                         and s.lineno < dot.lineno]
+                todo += [s.value for s in bindings_before(kernel, node.id, dot)
+                         if getattr(s, "value", None) is not None]
             elif isinstance(node, ast.Call) and call_name(node) in ("trans", "permute"):
                 todo += node.args[:1]
     return found

@@ -322,7 +322,7 @@ def _stores_cover_every_element(kernel: JitKernel, param: str) -> bool:
         mask = kwarg(op, "mask") or (op.args[2] if len(op.args) > 2 else None)
         if mask is None:
             continue
-        cond = _expanded(kernel, mask, op.lineno, keep=_positions(kernel))
+        cond = _expanded(kernel, mask, op, keep=_positions(kernel))
         if _index_vs_index(kernel, cond) or depends_on(kernel, mask) & loaded_names(kernel):
             return False
     return True

@@ -401,16 +401,29 @@ def _reads_carried(node: ast.expr, carried: set[str], steps: dict[str, ast.expr]
 
 
 def _carried(loop: ast.For) -> set[str]:
-    """Names the loop carries from one step to the next: read in the body on or before the line
-    the body assigns them."""
-    first_read: dict[str, int] = {}
-    first_write: dict[str, int] = {}
-    for n in ast.walk(loop):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
-            first_read[n.id] = min(first_read.get(n.id, n.lineno), n.lineno)
-        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            first_write[n.id] = min(first_write.get(n.id, n.lineno), n.lineno)
-    return {name for name, line in first_write.items() if first_read.get(name, line + 1) <= line}
+    """Names the loop carries from one step to the next: read in the body before (or in the
+    statement where) the body first assigns them. Statements are taken in the order they run, not
+    by line: an inlined helper's statements keep the helper's lines, which come before the caller's."""
+    read_first: set[str] = set()
+    written: set[str] = set()
+
+    def visit(stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            heads = {ast.For: ("target", "iter"), ast.While: ("test",), ast.If: ("test",)}.get(type(stmt))
+            parts = [getattr(stmt, f) for f in heads] if heads else [stmt]
+            for part in parts:
+                read_first.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name)
+                                  and isinstance(n.ctx, ast.Load) and n.id not in written)
+            for part in parts:
+                written.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name)
+                               and isinstance(n.ctx, ast.Store))
+            if heads:
+                visit(stmt.body)
+                visit(stmt.orelse)
+
+    written.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
+    visit(loop.body)
+    return {name for name in written if name in read_first}
 
 
 def _item_recurrence(module: KernelModule, launch: Launch) -> Match | None:

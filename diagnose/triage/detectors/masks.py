@@ -25,6 +25,7 @@ from diagnose.triage.detectors.model import (
     KernelModule,
     ShapeInference,
     additive_terms,
+    bindings_before,
     call_name,
     is_tile,
     kwarg,
@@ -234,7 +235,7 @@ def _loaded(kernel: JitKernel, node: ast.expr) -> bool:
     return bool(depends_on(kernel, node) & loaded_names(kernel))
 
 
-def _expanded(kernel: JitKernel, node: ast.expr, line: int, depth: int = 3,
+def _expanded(kernel: JitKernel, node: ast.expr, line: ast.AST | int, depth: int = 3,
               keep: frozenset[str] = frozenset()) -> ast.expr:
     """`node` with local names bound once (before `line`) replaced by their values, except
     the names in `keep`."""
@@ -245,7 +246,7 @@ def _expanded(kernel: JitKernel, node: ast.expr, line: int, depth: int = 3,
         def visit_Name(self, name: ast.Name) -> ast.expr:
             if name.id in keep:
                 return name
-            stmts = [s for s in kernel.assigns.get(name.id, []) if s.lineno < line]
+            stmts = bindings_before(kernel, name.id, line)
             value = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
             return _expanded(kernel, value, line, depth - 1, keep) if value is not None else name
 
@@ -267,7 +268,7 @@ def reversed_mask(module: KernelModule, backend: str) -> list[Match]:
             mask = kwarg(op, "mask")
             if mask is None or call_name(op) in ATOMICS or _loaded(kernel, mask):
                 continue
-            full = _expanded(kernel, mask, op.lineno)
+            full = _expanded(kernel, mask, op)
             reversed_ = [c for c in _compares(full) if _bound_first(c, kernel, op.lineno)]
             odd = [c for c in _compares(full) if isinstance(c.ops[0], ast.NotEq | ast.Eq)]
             negated = [n for n in ast.walk(full) if isinstance(n, ast.UnaryOp)
@@ -421,6 +422,18 @@ def _tile_difference(node: ast.expr, tiles: set[str]) -> bool:
     return bool(left and right and left != right)
 
 
+def _loaded_under(kernel: JitKernel, name: str, cond: ast.expr) -> bool:
+    """`name` is loaded with `cond` already in its mask (`x = tl.load(p, mask=keep)` before
+    `tl.where(keep, x, -inf)`): the select fills what the load skipped, nothing was read for it."""
+    for stmt in kernel.assigns.get(name, []):
+        for call in ast.walk(stmt):
+            mask = kwarg(call, "mask") if isinstance(call, ast.Call) and call_name(call) == "load" else None
+            if mask is not None and (ast.dump(mask) == ast.dump(cond)
+                                     or isinstance(cond, ast.Name) and cond.id in names_in(mask)):
+                return True
+    return False
+
+
 @detector("mask-after-load")
 def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
     """A tile loaded in full and then cut with tl.where(<position condition>, x, const): the
@@ -436,12 +449,13 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                 continue  # the skip-masked-tiles idiom: a score tile, not a load
             if _inside_positional_loop(kernel, where):
                 continue  # the loop already stops at the program's diagonal: this is its edge
-            cond = _expanded(kernel, where.args[0], where.lineno, keep=_positions(kernel))
+            cond = _expanded(kernel, where.args[0], where, keep=_positions(kernel))
             causal = _index_vs_index(kernel, cond)
             shapes = ShapeInference(kernel)
             value_loads = {n for n in depends_on(kernel, where.args[1]) & loaded
                            if is_tile(shapes.shape(ast.Name(n, ast.Load(), lineno=where.lineno),
-                                                   where.lineno))}
+                                                   where.lineno))
+                           and not _loaded_under(kernel, n, where.args[0])}
             if not causal or not value_loads:
                 continue
             matches.append(_match(
@@ -503,7 +517,7 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
             # an ordering draws a triangle; `j != i` or `j == pos` cut a diagonal or a point,
             # which leaves no tile wholly outside for the loop to skip
             causal = [c for w in wheres if w.args
-                      for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w.lineno,
+                      for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w,
                                                                  keep=_positions(kernel)))
                       if all(isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in c.ops)]
             bound = depends_on(kernel, loop.iter)
@@ -759,7 +773,7 @@ def gated_program(module: KernelModule, backend: str) -> list[Match]:
         gates: list[ast.Compare] = []
         for st in stores:
             mask = kwarg(st, "mask") or (st.args[2] if len(st.args) > 2 else None)
-            cond = _expanded(kernel, mask, st.lineno, keep=frozenset(loaded)) if mask is not None else None
+            cond = _expanded(kernel, mask, st, keep=frozenset(loaded)) if mask is not None else None
             flag = [c for c in _compares(cond) if shapes.shape(c, st.lineno) == ()
                     and (depends_on(kernel, c) & loaded)] if cond is not None else []
             if not flag:

@@ -10,6 +10,7 @@ from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.compute import _pointer_params
 from diagnose.triage.detectors.memory import _match, depends_on
 from diagnose.triage.detectors.model import (
+    JitKernel,
     KernelModule,
     ShapeInference,
     call_name,
@@ -69,20 +70,44 @@ def exact_erf_elementwise(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _counted_compare(node: ast.AST, equal: bool = False) -> ast.Compare | None:
-    """The comparison a count adds up: `cmp`, `cmp.to(...)`, `tl.where(cmp, 1, 0)`, `tl.sum(...)` of
-    those; an ordering compare, or with `equal` an equality too."""
+def _counted_compares(node: ast.AST, equal: bool = False, kernel: JitKernel | None = None,
+                      depth: int = 3) -> list[ast.Compare]:
+    """The comparisons a count adds up: `cmp`, `cmp.to(...)`, `tl.where(cmp, 1, 0)`, `tl.sum(...)` of
+    those, each side of a `&` (a compare and its bounds mask), and, with `kernel`, a local bound
+    once to such a value; ordering compares, or with `equal` equalities too."""
     ops = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq) if equal else (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
     while True:
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ops):
-            return node
+            return [node]
         name = call_name(node) if isinstance(node, ast.Call) else ""
         if name == "to" and isinstance(node.func, ast.Attribute):
             node = node.func.value  # cmp.to(tl.int32)
         elif name in ("sum", "where") and node.args:
             node = node.args[0]  # tl.sum(cmp, axis=1), tl.where(cmp, 1, 0)
+        elif kernel is not None and depth > 0 and isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            return (_counted_compares(node.left, equal, kernel, depth - 1)
+                    + _counted_compares(node.right, equal, kernel, depth - 1))
+        elif kernel is not None and depth > 0 and isinstance(node, ast.Name) \
+                and len(kernel.assigns.get(node.id, [])) == 1 and isinstance(kernel.assigns[node.id][0], ast.Assign):
+            node, depth = kernel.assigns[node.id][0].value, depth - 1  # `below = (t < x) & live`
         else:
-            return None
+            return []
+
+
+def _counted_compare(node: ast.AST, equal: bool = False) -> ast.Compare | None:
+    """The comparison a count adds up, as written at the count (see _counted_compares)."""
+    found = _counted_compares(node, equal)
+    return found[0] if found else None
+
+
+def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str], loads: set[str]) -> bool:
+    """One side of `cmp` reads entries the loop loads (the table), the other the elements: values
+    loaded outside the loop, read directly or through what the kernel computes from them (a hash)."""
+    sides = [cmp.left, cmp.comparators[0]]
+    table = [bool(names_in(s) & inside) for s in sides]
+    elements = [bool(names_in(s) & (loads - inside)) or bool(depends_on(kernel, s, frozenset(inside)) & (loads - inside))
+                and not names_in(s) & inside for s in sides]
+    return sorted(table) == [False, True] and any(e and not t for e, t in zip(elements, table, strict=True))
 
 
 @detector("linear-table-scan")
@@ -103,13 +128,9 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                       and any(call_name(c) == "load" for c in ast.walk(s.value))
                       and _indexed_by(kernel, s.value, loop_vars) for t in s.targets if isinstance(t, ast.Name)}
             for aug in (s for s in ast.walk(loop) if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add)):
-                cmp = _counted_compare(aug.value, equal=True)
+                cmp = next((c for c in _counted_compares(aug.value, True, kernel)
+                            if _table_against_elements(kernel, c, inside, loads)), None)
                 if cmp is None or id(aug) in counted or isinstance(cmp.ops[0], ast.Eq) and not _intersection(kernel, cmp):
-                    continue
-                sides = [names_in(cmp.left), names_in(cmp.comparators[0])]
-                table = [bool(s & inside) for s in sides]
-                elements = [bool(s & (loads - inside)) for s in sides]
-                if sorted(table) != [False, True] or not any(e and not t for e, t in zip(elements, table, strict=True)):
                     continue
                 counted.add(id(aug))
                 what = ("the entries of a table it walks in a loop equal to each element (two slices of one "

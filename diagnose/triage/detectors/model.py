@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 # shape inference the same with prod
 REDUCE_OPS = ("sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum")
 _REDUCTIONS = {*REDUCE_OPS, "prod"}
-_SCALAR_CALLS = {"program_id", "num_programs", "cdiv", "load_scalar"}
+_SCALAR_CALLS = {"program_id", "num_programs", "cdiv", "load_scalar", "float", "int"}
 EXEC_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
                 "multibuffer", "grid", "warmup", "stream"}
 
@@ -77,9 +77,17 @@ class JitKernel:
     # each value-returning helper call read into this body: (the call as written, the helper, the
     # first statement standing for it), for detectors that judge the call itself (loop-invariant work)
     inlined_calls: list[tuple[ast.Call, ast.FunctionDef, ast.stmt]] = field(default_factory=list)
+    _order: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
+
+    def position(self, node: ast.AST) -> int | None:
+        """Where `node` runs in the body, in statement order (None for a node not in it). Lines do
+        not order an inlined helper's code, which keeps the helper's lines (before the caller's)."""
+        if self._order is None:
+            self._order = _execution_order(self.node)
+        return self._order.get(id(node))
 
     def calls(self, *names: str) -> list[ast.Call]:
         return [n for n in ast.walk(self.node)
@@ -219,8 +227,10 @@ MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic
 def _canonical_spellings(fn: ast.FunctionDef) -> None:
     """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`, a tl
     builtin's mask, other or axis passed by position as the keyword, `tl.cast(x, T)` as
-    `x.to(T)`, a loop over tile or task indices as the strided loop, and an address bound once to
-    a local (`ptrs = base + offs`; `tl.load(ptrs, ...)`) as the expression at the access. The
+    `x.to(T)`, `tl.expand_dims(x, 1)` as `x[:, None]`, a loop over tile or task indices as the
+    strided loop, a pointer a loop advances (`ptrs += BLOCK * s`) as the address indexed by the
+    loop's variable, and an address bound once to a local (`ptrs = base + offs`; `tl.load(ptrs,
+    ...)`) as the expression at the access. The
     detectors then match the idiom whichever way its author wrote it; lines are kept."""
     for node in ast.walk(fn):
         for field_name in ("body", "orelse"):
@@ -228,13 +238,106 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
             if isinstance(block, list):
                 block[:] = [_as_augmented(one) for stmt in block for one in _as_single_assigns(stmt)]
     _CastAsMethod().visit(fn)
+    _ExpandDimsAsIndex().visit(fn)
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             _name_positional(node)
         if isinstance(node, ast.For):
             _as_strided_loop(node)
+    for node in list(ast.walk(fn)):
+        if isinstance(node, ast.For):
+            _as_indexed_walks(fn, node)
     _inline_addresses(fn)
     ast.fix_missing_locations(fn)  # nodes made above take their statement's line
+
+
+class _ExpandDimsAsIndex(ast.NodeTransformer):
+    """`tl.expand_dims(x, 0)` as `x[None, :]`, `tl.expand_dims(x, 1)` as `x[:, None]` (and axis 2)."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if not (isinstance(node.func, ast.Attribute) and node.func.attr == "expand_dims"
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "tl" and node.args):
+            return node
+        axis = node.args[1] if len(node.args) > 1 else kwarg(node, "axis")
+        if not (isinstance(axis, ast.Constant) and axis.value in (0, 1, 2)) or len(node.args) > 2:
+            return node
+        items: list[ast.expr] = [ast.Slice() for _ in range(axis.value)] + [ast.Constant(None)]
+        if axis.value == 0:
+            items.append(ast.Slice())
+        index = ast.Subscript(node.args[0], ast.Tuple(items, ast.Load()), ast.Load())
+        return ast.copy_location(index, node)
+
+
+def _as_indexed_walks(fn: ast.FunctionDef, loop: ast.For) -> None:
+    """A pointer the loop advances, `p = base` before it and `p += d` as the body's last use of p
+    (d and base not changed by the loop, p not read after it), read at each access as
+    `base + k * d` for the loop's variable k (`(k - start) * d`, or `(k - start) // step * d`
+    when the loop steps by more than one and d is not a multiple of the step written out)."""
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+            and call_name(loop.iter) in ("range", "static_range") and not loop.iter.keywords
+            and 1 <= len(loop.iter.args) <= 3 and not loop.orelse):
+        return
+    var = loop.target.id
+    args = loop.iter.args
+    start = args[0] if len(args) > 1 else ast.Constant(0)
+    step = args[2] if len(args) == 3 else ast.Constant(1)
+    written = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    stores = Counter(n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    inside = {id(n) for n in ast.walk(loop)}
+    body = list(loop.body)
+    for at, stmt in enumerate(body):
+        if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)
+                and isinstance(stmt.target, ast.Name) and stores[stmt.target.id] == 2):
+            continue
+        name, delta = stmt.target.id, stmt.value
+        init = next((n for n in ast.walk(fn) if isinstance(n, ast.Assign) and id(n) not in inside
+                     and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                     and n.targets[0].id == name and n.lineno <= loop.lineno), None)
+        if init is None or (names_in(init.value) | names_in(delta)) & (written | {name}):
+            continue
+        later = [s for s in body[at + 1:] if name in names_in(s)]
+        outside = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name
+                   and isinstance(n.ctx, ast.Load) and id(n) not in inside]
+        if later or outside:
+            continue
+        offset = _walk_offset(var, start, step, delta)
+        for node in ast.walk(loop):
+            for field_name, value in ast.iter_fields(node):
+                if isinstance(value, ast.Name) and value.id == name and isinstance(value.ctx, ast.Load):
+                    setattr(node, field_name, _located(ast.BinOp(copy.deepcopy(init.value), ast.Add(),
+                                                                 copy.deepcopy(offset)), value))
+                elif isinstance(value, list):
+                    value[:] = [_located(ast.BinOp(copy.deepcopy(init.value), ast.Add(), copy.deepcopy(offset)), v)
+                                if isinstance(v, ast.Name) and v.id == name and isinstance(v.ctx, ast.Load) else v
+                                for v in value]
+        loop.body.remove(stmt)
+        if not loop.body:
+            loop.body.append(ast.Pass())
+
+
+def _walk_offset(var: str, start: ast.expr, step: ast.expr, delta: ast.expr) -> ast.expr:
+    """How far a pointer advanced by `delta` each step has moved when the loop variable is `var`."""
+    zero = isinstance(start, ast.Constant) and start.value == 0
+    moved: ast.expr = ast.Name(var, ast.Load()) if zero else ast.BinOp(ast.Name(var, ast.Load()), ast.Sub(), start)
+    if isinstance(step, ast.Constant) and step.value == 1:
+        return moved if isinstance(delta, ast.Constant) and delta.value == 1 else ast.BinOp(moved, ast.Mult(), delta)
+    if isinstance(delta, ast.BinOp) and isinstance(delta.op, ast.Mult):
+        for mine, other in ((delta.left, delta.right), (delta.right, delta.left)):
+            if ast.dump(mine) == ast.dump(step):
+                return ast.BinOp(moved, ast.Mult(), other)
+    if ast.dump(delta) == ast.dump(step):
+        return moved
+    return ast.BinOp(ast.BinOp(moved, ast.FloorDiv(), step), ast.Mult(), delta)
+
+
+def _located(node: ast.expr, like: ast.AST) -> ast.expr:
+    """`node` with every part at `like`'s place (an address read in place at its access)."""
+    for part in ast.walk(node):
+        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            if hasattr(like, attr):
+                setattr(part, attr, getattr(like, attr))
+    return node
 
 
 class _CastAsMethod(ast.NodeTransformer):
@@ -1431,14 +1534,26 @@ class ShapeInference:
     def __init__(self, kernel: JitKernel) -> None:
         self.kernel = kernel
         self._busy: set[int] = set()
+        self._names: set[str] | None = None
+
+    def _stored(self) -> set[str]:
+        """Every name the kernel's body binds (by any statement)."""
+        if self._names is None:
+            self._names = {n.id for n in ast.walk(self.kernel.node)
+                           if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            self._names |= {a.arg for a in self.kernel.node.args.args}
+        return self._names
 
     def definition(self, name: str, line: int) -> ast.expr | None:
         """The value last assigned to `name` before `line` (first assignment as fallback)."""
+        chosen = self._assignment(name, line)
+        return chosen.value if chosen is not None else None  # type: ignore[union-attr]
+
+    def _assignment(self, name: str, line: int) -> ast.stmt | None:
         stmts = self.kernel.assigns.get(name, [])
         plain = [s for s in stmts if isinstance(s, ast.Assign | ast.AnnAssign)]
         before = [s for s in plain if s.lineno < line]
-        chosen = before[-1] if before else (plain[0] if plain else None)
-        return chosen.value if chosen is not None else None  # type: ignore[union-attr]
+        return before[-1] if before else (plain[0] if plain else None)
 
     def shape(self, node: ast.expr | None, line: int | None = None) -> Shape | None:
         if node is None or id(node) in self._busy:
@@ -1458,7 +1573,13 @@ class ShapeInference:
                 return ()
             if self.kernel.param(node.id) is not None and node.id not in self.kernel.assigns:
                 return ()
-            return self.shape(self.definition(node.id, line), line)
+            if node.id not in self._stored():  # a module constant (`HDR = tl.constexpr(54)`): a scalar
+                return ()
+            chosen = self._assignment(node.id, line)
+            if chosen is None:
+                return None
+            # the value is read where it was assigned: `s = f(s)` reads the s before it
+            return self.shape(chosen.value, min(chosen.lineno, line))  # type: ignore[union-attr]
         if isinstance(node, ast.BinOp):
             return broadcast(self.shape(node.left, line), self.shape(node.right, line))
         if isinstance(node, ast.UnaryOp):
@@ -1546,10 +1667,13 @@ def _dim(node: ast.expr) -> Dim:
 
 
 def broadcast(*shapes: Shape | None) -> Shape | None:
-    """Numpy-style broadcast of symbolic shapes; unknown when any operand is unknown."""
+    """Numpy-style broadcast of symbolic shapes; an unknown operand is left out when some are
+    known (a fill value, a scalar the inference cannot name), unknown when none is."""
     if any(s is None for s in shapes):
-        known = [s for s in shapes if s]
-        return known[0] if len(known) == 1 else None
+        known = [s for s in shapes if s is not None]
+        if not any(known):
+            return None
+        return broadcast(*known)
     rank = max((len(s) for s in shapes), default=0)  # type: ignore[arg-type]
     out: list[Dim] = []
     for axis in range(rank):
@@ -1583,6 +1707,43 @@ def additive_terms(node: ast.expr, shapes: ShapeInference, line: int, depth: int
 def name_node(name: str) -> ast.Name:
     """A read of `name`, to ask the shape or the dependences of a local name by itself."""
     return ast.Name(id=name, ctx=ast.Load())
+
+
+def bindings_before(kernel: JitKernel, name: str, at: ast.AST | int) -> list[ast.stmt]:
+    """The statements assigning `name` that run before `at` (a node of the kernel, ordered as the
+    body runs; or a line); a name the kernel assigns once has that one value wherever it is read."""
+    stmts = kernel.assigns.get(name, [])
+    where = kernel.position(at) if isinstance(at, ast.AST) else None
+    if where is not None:
+        before = [s for s in stmts if (kernel.position(s) if kernel.position(s) is not None else -1) < where]
+    else:
+        line = at if isinstance(at, int) else getattr(at, "lineno", 10**9)
+        before = [s for s in stmts if s.lineno < line]
+    return before if before or len(stmts) != 1 else list(stmts)
+
+
+def _execution_order(fn: ast.FunctionDef) -> dict[int, int]:
+    """{id(node): index of the statement holding it}, statements numbered in the order they run
+    (a compound statement's header before its body)."""
+    order: dict[int, int] = {}
+    count = iter(range(10**9))
+
+    def visit(stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            index = next(count)
+            nested = [getattr(stmt, f, None) for f in ("body", "orelse", "finalbody")]
+            inner = {id(s) for block in nested if isinstance(block, list) for s in block}
+            todo: list[ast.AST] = [stmt]
+            while todo:
+                node = todo.pop()
+                order[id(node)] = index
+                todo += [c for c in ast.iter_child_nodes(node) if id(c) not in inner]
+            for block in nested:
+                if isinstance(block, list):
+                    visit(block)
+
+    visit(fn.body)
+    return order
 
 
 def names_in(node: ast.AST) -> set[str]:
