@@ -103,11 +103,15 @@ def _counted_compare(node: ast.AST, equal: bool = False) -> ast.Compare | None:
 def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str], loads: set[str]) -> bool:
     """One side of `cmp` reads entries the loop loads (the table), the other the elements: values
     loaded outside the loop, read directly or through what the kernel computes from them (a hash)."""
+    outside = loads - inside
+
+    def elements(side: ast.expr) -> bool:
+        names = names_in(side)
+        return bool(names & outside or depends_on(kernel, side, frozenset(inside)) & outside)
+
     sides = [cmp.left, cmp.comparators[0]]
     table = [bool(names_in(s) & inside) for s in sides]
-    elements = [bool(names_in(s) & (loads - inside)) or bool(depends_on(kernel, s, frozenset(inside)) & (loads - inside))
-                and not names_in(s) & inside for s in sides]
-    return sorted(table) == [False, True] and any(e and not t for e, t in zip(elements, table, strict=True))
+    return sorted(table) == [False, True] and any(elements(s) and not t for s, t in zip(sides, table, strict=True))
 
 
 @detector("linear-table-scan")

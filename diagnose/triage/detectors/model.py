@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -301,19 +302,25 @@ def _as_indexed_walks(fn: ast.FunctionDef, loop: ast.For) -> None:
                    and isinstance(n.ctx, ast.Load) and id(n) not in inside]
         if later or outside:
             continue
-        offset = _walk_offset(var, start, step, delta)
-        for node in ast.walk(loop):
-            for field_name, value in ast.iter_fields(node):
-                if isinstance(value, ast.Name) and value.id == name and isinstance(value.ctx, ast.Load):
-                    setattr(node, field_name, _located(ast.BinOp(copy.deepcopy(init.value), ast.Add(),
-                                                                 copy.deepcopy(offset)), value))
-                elif isinstance(value, list):
-                    value[:] = [_located(ast.BinOp(copy.deepcopy(init.value), ast.Add(), copy.deepcopy(offset)), v)
-                                if isinstance(v, ast.Name) and v.id == name and isinstance(v.ctx, ast.Load) else v
-                                for v in value]
+        _replace_reads(loop, name, ast.BinOp(init.value, ast.Add(), _walk_offset(var, start, step, delta)))
         loop.body.remove(stmt)
         if not loop.body:
             loop.body.append(ast.Pass())
+
+
+def _replace_reads(root: ast.AST, name: str, value: ast.expr) -> None:
+    """Every read of `name` under `root` replaced by a copy of `value`, placed where the read was."""
+    def replaced(node: object) -> object:
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            return _located(copy.deepcopy(value), node)
+        return node
+
+    for node in ast.walk(root):
+        for field_name, child in ast.iter_fields(node):
+            if isinstance(child, list):
+                child[:] = [replaced(c) for c in child]
+            else:
+                setattr(node, field_name, replaced(child))
 
 
 def _walk_offset(var: str, start: ast.expr, step: ast.expr, delta: ast.expr) -> ast.expr:
@@ -1715,18 +1722,22 @@ def bindings_before(kernel: JitKernel, name: str, at: ast.AST | int) -> list[ast
     stmts = kernel.assigns.get(name, [])
     where = kernel.position(at) if isinstance(at, ast.AST) else None
     if where is not None:
-        before = [s for s in stmts if (kernel.position(s) if kernel.position(s) is not None else -1) < where]
+        before = [s for s in stmts if _or_first(kernel.position(s)) < where]
     else:
         line = at if isinstance(at, int) else getattr(at, "lineno", 10**9)
         before = [s for s in stmts if s.lineno < line]
     return before if before or len(stmts) != 1 else list(stmts)
 
 
+def _or_first(position: int | None) -> int:
+    return -1 if position is None else position
+
+
 def _execution_order(fn: ast.FunctionDef) -> dict[int, int]:
     """{id(node): index of the statement holding it}, statements numbered in the order they run
     (a compound statement's header before its body)."""
     order: dict[int, int] = {}
-    count = iter(range(10**9))
+    count = itertools.count()
 
     def visit(stmts: list[ast.stmt]) -> None:
         for stmt in stmts:
