@@ -730,6 +730,48 @@ def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True
     return changed
 
 
+def constexpr_defaults(tree: ast.Module) -> bool:
+    """Constant constexpr launch keywords of a kernel launched once become the parameters' default
+    values in its signature (`BLOCK: tl.constexpr = 1024`), and the launch leaves them out."""
+    kernels, changed = _kernel_defs(tree), False
+    calls = [(call, _kernel_name(call)) for fn in _host_functions(tree) for call in _launches(fn)]
+    counts: dict[str, int] = {}
+    for _, name in calls:
+        counts[name] = counts.get(name, 0) + 1
+    for call, name in calls:
+        fn = kernels.get(name)
+        if fn is None or counts[name] != 1 or fn.args.defaults or fn.args.vararg or fn.args.kwonlyargs:
+            continue
+        consts = _constexpr_params(fn)
+        given = {kw.arg: kw for kw in call.keywords if kw.arg in consts and isinstance(kw.value, ast.Constant)}
+        params = [a.arg for a in fn.args.args]
+        # only a trailing run of parameters can take defaults
+        tail: list[str] = []
+        for param in reversed(params):
+            if param not in given:
+                break
+            tail.insert(0, param)
+        if not tail or len(call.args) > len(params) - len(tail):
+            continue
+        fn.args.defaults = [given[p].value for p in tail]
+        call.keywords = [kw for kw in call.keywords if kw.arg not in tail]
+        changed = True
+    return changed
+
+
+def drop_default_options(tree: ast.Module) -> bool:
+    """`num_warps=4` and `num_stages=3` (Triton's defaults on CUDA) left out of a launch."""
+    changed = False
+    for fn in _host_functions(tree):
+        for call in _launches(fn):
+            kept = [kw for kw in call.keywords if not (kw.arg == "num_warps" and isinstance(kw.value, ast.Constant)
+                                                        and kw.value.value == 4
+                                                        or kw.arg == "num_stages" and isinstance(kw.value, ast.Constant)
+                                                        and kw.value.value == 3)]
+            if len(kept) != len(call.keywords):
+                call.keywords, changed = kept, True
+    return changed
+
 def heuristics_constants(tree: ast.Module) -> bool:
     """Constant constexpr launch values given by `@triton.heuristics({"BLOCK": lambda args: 1024})`."""
     def decorate(values, options):
@@ -933,6 +975,8 @@ REWRITES: dict[str, Rewrite] = {
     "keyword-program-id": keyword_program_id,
     "pointer-increments": pointer_increments,
     "expand-dims-calls": expand_dims_calls,
+    "constexpr-defaults": constexpr_defaults,
+    "drop-default-options": drop_default_options,
     "cast-function": cast_function,
     "commute-and": commute_and,
     "zeros-as-full": zeros_as_full,
@@ -941,7 +985,7 @@ REWRITES: dict[str, Rewrite] = {
 
 # On Ascend a mask comparison written bound-first (`n > offs`) is itself a defect the front end
 # handles badly (card ascend-reversed-mask): reversing compares is a respelling on CUDA only.
-CUDA_ONLY = frozenset({"reverse-compares"})
+CUDA_ONLY = frozenset({"reverse-compares", "drop-default-options"})
 
 
 def respell(source: str, path: str = "<kernel>", backend: str = "cuda") -> Iterator[tuple[str, str]]:
