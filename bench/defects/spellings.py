@@ -643,6 +643,23 @@ def expand_dims_calls(tree: ast.Module) -> bool:
     return changed
 
 
+def static_range_loops(tree: ast.Module) -> bool:
+    """`for i in range(K)` inside @triton.jit functions, K a constexpr parameter or an int literal,
+    written `for i in tl.static_range(K)` (the loop unrolled at compile time)."""
+    changed = False
+    for fn in _jit_functions(tree):
+        consts = set(_constexpr_params(fn))
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+                    and ast.unparse(node.iter.func) == "range" and not node.iter.keywords
+                    and 1 <= len(node.iter.args) <= 2):
+                continue
+            if all(isinstance(a, ast.Constant) and isinstance(a.value, int) and abs(a.value) <= 64
+                   or isinstance(a, ast.Name) and a.id in consts for a in node.iter.args):
+                node.iter.func = ast.Attribute(ast.Name("tl", ast.Load()), "static_range", ast.Load())
+                changed = True
+    return changed
+
 def keyword_program_id(tree: ast.Module) -> bool:
     """`tl.program_id(0)` / `tl.num_programs(0)` written `tl.program_id(axis=0)`."""
     changed = False
@@ -977,6 +994,7 @@ REWRITES: dict[str, Rewrite] = {
     "expand-dims-calls": expand_dims_calls,
     "constexpr-defaults": constexpr_defaults,
     "drop-default-options": drop_default_options,
+    "static-range-loops": static_range_loops,
     "cast-function": cast_function,
     "commute-and": commute_and,
     "zeros-as-full": zeros_as_full,
@@ -984,7 +1002,8 @@ REWRITES: dict[str, Rewrite] = {
 
 
 # On Ascend a mask comparison written bound-first (`n > offs`) is itself a defect the front end
-# handles badly (card ascend-reversed-mask): reversing compares is a respelling on CUDA only.
+# handles badly (card ascend-reversed-mask): reversing compares is a respelling on CUDA only. Launch
+# options' defaults are CUDA's (num_warps 4, num_stages 3).
 CUDA_ONLY = frozenset({"reverse-compares", "drop-default-options"})
 
 
