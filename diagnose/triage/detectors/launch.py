@@ -24,6 +24,7 @@ from diagnose.triage.detectors.model import (
     call_name,
     dotted,
     evaluate,
+    execution_order,
     grid_elements,
     is_tile,
     kwarg,
@@ -404,26 +405,17 @@ def _carried(loop: ast.For) -> set[str]:
     """Names the loop carries from one step to the next: read in the body before (or in the
     statement where) the body first assigns them. Statements are taken in the order they run, not
     by line: an inlined helper's statements keep the helper's lines, which come before the caller's."""
-    read_first: set[str] = set()
-    written: set[str] = set()
-
-    def visit(stmts: list[ast.stmt]) -> None:
-        for stmt in stmts:
-            heads = {ast.For: ("target", "iter"), ast.While: ("test",), ast.If: ("test",)}.get(type(stmt))
-            parts = [getattr(stmt, f) for f in heads] if heads else [stmt]
-            for part in parts:
-                read_first.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name)
-                                  and isinstance(n.ctx, ast.Load) and n.id not in written)
-            for part in parts:
-                written.update(n.id for n in ast.walk(part) if isinstance(n, ast.Name)
-                               and isinstance(n.ctx, ast.Store))
-            if heads:
-                visit(stmt.body)
-                visit(stmt.orelse)
-
-    written.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
-    visit(loop.body)
-    return {name for name in written if name in read_first}
+    order = execution_order(loop)
+    first_read: dict[str, int] = {}
+    first_write: dict[str, int] = {}
+    for n in ast.walk(loop):
+        at = order.get(id(n))
+        if at is None or not isinstance(n, ast.Name):
+            continue  # the loop's own header runs before the body
+        first = first_read if isinstance(n.ctx, ast.Load) else first_write
+        first[n.id] = min(first.get(n.id, at), at)
+    counters = names_in(loop.target)
+    return {name for name, at in first_write.items() if name not in counters and first_read.get(name, at + 1) <= at}
 
 
 def _item_recurrence(module: KernelModule, launch: Launch) -> Match | None:

@@ -87,7 +87,7 @@ class JitKernel:
         """Where `node` runs in the body, in statement order (None for a node not in it). Lines do
         not order an inlined helper's code, which keeps the helper's lines (before the caller's)."""
         if self._order is None:
-            self._order = _execution_order(self.node)
+            self._order = execution_order(self.node)
         return self._order.get(id(node))
 
     def calls(self, *names: str) -> list[ast.Call]:
@@ -1733,9 +1733,9 @@ def _or_first(position: int | None) -> int:
     return -1 if position is None else position
 
 
-def _execution_order(fn: ast.FunctionDef) -> dict[int, int]:
-    """{id(node): index of the statement holding it}, statements numbered in the order they run
-    (a compound statement's header before its body)."""
+def execution_order(block: ast.FunctionDef | ast.For) -> dict[int, int]:
+    """{id(node): index of the statement holding it} for the nodes of `block`'s body, statements
+    numbered in the order they run (a compound statement's header before its body)."""
     order: dict[int, int] = {}
     count = itertools.count()
 
@@ -1753,7 +1753,7 @@ def _execution_order(fn: ast.FunctionDef) -> dict[int, int]:
                 if isinstance(block, list):
                     visit(block)
 
-    visit(fn.body)
+    visit(block.body)
     return order
 
 
