@@ -719,6 +719,38 @@ def zeros_as_full(tree: ast.Module) -> bool:
     return changed
 
 
+def load_then_where(tree: ast.Module) -> bool:
+    """`x = tl.load(p, mask=m, other=v)` inside @triton.jit functions written as a load under the
+    mask alone followed by `x = tl.where(m, x, v)` (the fill selected after the load)."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in list(ast.walk(fn)):
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if not isinstance(block, list):
+                    continue
+                for stmt in list(block):
+                    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+                            and ast.unparse(stmt.value.func) == "tl.load"):
+                        continue
+                    call = stmt.value
+                    mask = next((k.value for k in call.keywords if k.arg == "mask"), None)
+                    other = next((k.value for k in call.keywords if k.arg == "other"), None)
+                    target = stmt.targets[0].id
+                    if (mask is None or other is None or len(call.args) != 1
+                            or _uses(mask, target) or _uses(other, target)):
+                        continue
+                    call.keywords = [k for k in call.keywords if k.arg != "other"]
+                    select = ast.Assign([ast.Name(target, ast.Store())], ast.Call(
+                        ast.Attribute(ast.Name("tl", ast.Load()), "where", ast.Load()),
+                        [copy.deepcopy(mask), ast.Name(target, ast.Load()), copy.deepcopy(other)], []))
+                    ast.copy_location(select, stmt)
+                    block.insert(block.index(stmt) + 1, select)
+                    changed = True
+    return changed
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -998,13 +1030,14 @@ REWRITES: dict[str, Rewrite] = {
     "cast-function": cast_function,
     "commute-and": commute_and,
     "zeros-as-full": zeros_as_full,
+    "load-then-where": load_then_where,
 }
 
 
 # On Ascend a mask comparison written bound-first (`n > offs`) is itself a defect the front end
 # handles badly (card ascend-reversed-mask): reversing compares is a respelling on CUDA only. Launch
 # options' defaults are CUDA's (num_warps 4, num_stages 3).
-CUDA_ONLY = frozenset({"reverse-compares", "drop-default-options"})
+CUDA_ONLY = frozenset({"reverse-compares", "drop-default-options", "load-then-where"})
 
 
 def respell(source: str, path: str = "<kernel>", backend: str = "cuda") -> Iterator[tuple[str, str]]:

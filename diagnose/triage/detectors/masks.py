@@ -232,7 +232,12 @@ def _bound_first(cmp: ast.Compare, kernel: JitKernel, line: int) -> bool:
 
 
 def _loaded(kernel: JitKernel, node: ast.expr) -> bool:
-    return bool(depends_on(kernel, node) & loaded_names(kernel))
+    """`node` reads memory: through a name bound to a load, or a load of a tile (an address over
+    an index tile) inlined into it; a scalar load inlined (a row's own bound) stays a position."""
+    tiles = _index_tiles(kernel)
+    return bool(depends_on(kernel, node) & loaded_names(kernel)) or any(
+        isinstance(n, ast.Call) and call_name(n) == "load" and n.args
+        and (names_in(n.args[0]) | depends_on(kernel, n.args[0])) & tiles for n in ast.walk(node))
 
 
 def _expanded(kernel: JitKernel, node: ast.expr, line: ast.AST | int, depth: int = 3,
@@ -514,6 +519,9 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
                 continue
             wheres = [w for w in body if call_name(w) == "where"] if has_dot else [
                 w for w in streamed if _constant_like(w.args[2])]
+            # a select that fills what its value's load skipped under the same mask cuts no tile
+            wheres = [w for w in wheres if not (len(w.args) == 3 and isinstance(w.args[1], ast.Name)
+                                                and _loaded_under(kernel, w.args[1].id, w.args[0]))]
             # an ordering draws a triangle; `j != i` or `j == pos` cut a diagonal or a point,
             # which leaves no tile wholly outside for the loop to skip
             causal = [c for w in wheres if w.args

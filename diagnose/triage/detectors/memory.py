@@ -13,6 +13,7 @@ from diagnose.triage.detectors.model import (
     KernelModule,
     ShapeInference,
     additive_terms,
+    bindings_before,
     call_name,
     constexpr_values,
     is_tile,
@@ -531,33 +532,49 @@ def _same_condition(kernel: JitKernel, a: ast.expr, b: ast.expr) -> bool:
     return ast.unparse(a) == ast.unparse(b) or resolved(a) == resolved(b)
 
 
+def _fill_of(value: ast.expr | None) -> tuple[ast.expr, ast.expr, str] | None:
+    """(mask, fill, what) of a value that already holds `fill` wherever `mask` is false: a load
+    under a mask with other=, or a `tl.where(mask, y, fill)` select."""
+    if not isinstance(value, ast.Call):
+        return None
+    if call_name(value) == "load":
+        mask, other = kwarg(value, "mask"), kwarg(value, "other")
+        return (mask, other, "load") if mask is not None and other is not None else None
+    if call_name(value) == "where" and len(value.args) == 3:
+        return value.args[0], value.args[2], "select"
+    return None
+
+
+def _ran_at(kernel: JitKernel, stmt: ast.stmt) -> int:
+    position = kernel.position(stmt)
+    return -1 if position is None else position
+
+
 @detector("where-after-load")
 def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
+    """A `tl.where(mask, x, fill)` whose `x` already holds `fill` wherever `mask` is false: the
+    load of `x` applied it with other=, or an earlier select of the same mask and fill did."""
     matches = []
     for kernel in module.kernels.values():
-        loads: dict[str, ast.Call] = {}
-        for stmts in kernel.assigns.values():
-            for stmt in stmts:
-                value = getattr(stmt, "value", None)
-                if (isinstance(stmt, ast.Assign) and isinstance(value, ast.Call)
-                        and call_name(value) == "load" and kwarg(value, "mask") is not None
-                        and kwarg(value, "other") is not None):
-                    loads[stmt.targets[0].id] = value  # type: ignore[attr-defined]
         for where in kernel.calls("where"):
-            if len(where.args) != 3:
+            if len(where.args) != 3 or not isinstance(where.args[1], ast.Name):
                 continue
-            cond, a, b = where.args
-            for name, load in loads.items():
-                if (isinstance(a, ast.Name) and a.id == name
-                        and _same_condition(kernel, cond, kwarg(load, "mask"))  # type: ignore[arg-type]
-                        and _same_number(b, kwarg(load, "other"))  # type: ignore[arg-type]
-                        and where.lineno > load.lineno):
-                    matches.append(_match(
-                        module, kernel, where, "where-after-load", 0.55,
-                        f"`tl.where` repeats the mask and fill value that the load of `{name}` "
-                        f"(line {load.lineno}) already applied with other=.",
-                        ["TTIR after canonicalize: arith.select with the load's mask survives"],
-                        load_line=load.lineno))
+            cond, value, fill = where.args
+            before = bindings_before(kernel, value.id, where)
+            reaching = max(before, key=lambda s: _ran_at(kernel, s), default=None)
+            found = _fill_of(getattr(reaching, "value", None)) if isinstance(reaching, ast.Assign) else None
+            if found is None or reaching.value is where:  # type: ignore[union-attr]
+                continue
+            mask, other, what = found
+            if not (_same_condition(kernel, cond, mask) and _same_number(fill, other)):
+                continue
+            applied = "applied with other=" if what == "load" else "applied"
+            matches.append(_match(
+                module, kernel, where, "where-after-load", 0.55,
+                f"`tl.where` repeats the mask and fill value that the {what} of `{value.id}` "
+                f"(line {reaching.lineno}) already {applied}.",
+                ["TTIR after canonicalize: arith.select with the load's mask survives"],
+                load_line=reaching.lineno))
     return matches
 
 
