@@ -751,6 +751,141 @@ def load_then_where(tree: ast.Module) -> bool:
     return changed
 
 
+def commute_sums(tree: ast.Module) -> bool:
+    """`pid * BLOCK + tl.arange(0, BLOCK)` inside @triton.jit functions written
+    `tl.arange(0, BLOCK) + pid * BLOCK` (every `+` with its operands swapped)."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+                node.left, node.right, changed = node.right, node.left, True
+    return changed
+
+
+_METHOD_CALLS = frozenset({"sum", "max", "min", "argmax", "argmin", "exp", "log", "sqrt", "abs"})
+
+
+def builtins_as_methods(tree: ast.Module) -> bool:
+    """`tl.sum(x, axis=1)`, `tl.exp(x)` inside @triton.jit functions written `x.sum(axis=1)`,
+    `x.exp()` (Triton's tensor methods)."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in ast.walk(fn):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "tl"
+                    and node.func.attr in _METHOD_CALLS and node.args):
+                node.func = ast.Attribute(node.args[0], node.func.attr, ast.Load())
+                node.args, changed = node.args[1:], True
+    return changed
+
+
+def _rebuild_sum(terms: list[ast.expr]) -> ast.expr:
+    out = terms[0]
+    for term in terms[1:]:
+        out = ast.BinOp(out, ast.Add(), term)
+    return out
+
+
+def _scalar_names(fn: ast.FunctionDef) -> dict[str, int]:
+    """{name: index of its statement} for names the kernel's top level binds once, before any
+    loop, from parameters, program ids, constants and other such names (a row's offset)."""
+    params = {a.arg for a in fn.args.args}
+    counts: dict[str, int] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    known, out = set(params), {}
+    for index, stmt in enumerate(fn.body):
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and counts.get(stmt.targets[0].id) == 1):
+            continue
+        calls = [ast.unparse(c.func) for c in ast.walk(stmt.value) if isinstance(c, ast.Call)]
+        names = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)} - {"tl"}
+        if all(c in ("tl.program_id", "tl.num_programs") or c.endswith(".to") for c in calls) and names <= known:
+            known.add(stmt.targets[0].id)
+            out[stmt.targets[0].id] = index
+    return out
+
+
+def rebase_pointer_params(tree: ast.Module) -> bool:
+    """A pointer parameter every access of which adds the same per-program offset
+    (`x_ptr + row * stride + cols`) is moved once at the kernel's top (`x_ptr += row * stride`),
+    the accesses then add only the rest, as Liger-style kernels write it."""
+    changed = False
+    launched = {_kernel_name(call) for fn in _host_functions(tree) for call in _launches(fn)}
+    for fn in _jit_functions(tree):
+        if fn.name not in launched:
+            continue  # a helper's parameters may be tiles
+        params = [a.arg for a in fn.args.args]
+        scalars = _scalar_names(fn)
+        stored = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        ops = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and ast.unparse(c.func) in ("tl.load", "tl.store")
+               and c.args]
+        for param in params:
+            if param in stored:
+                continue
+            uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == param]
+            mine = [c for c in ops if any(isinstance(t, ast.Name) and t.id == param
+                                          for t in _additive_terms(c.args[0]))]
+            if not mine or len(uses) != len(mine):
+                continue  # used elsewhere than as an address's base
+            shared = None
+            for term in _additive_terms(mine[0].args[0]):
+                text = ast.unparse(term)
+                names = {n.id for n in ast.walk(term) if isinstance(n, ast.Name)}
+                if (not isinstance(term, ast.Name) and names and names <= set(scalars) | set(params)
+                        and param not in names
+                        and all(text in [ast.unparse(t) for t in _additive_terms(c.args[0])] for c in mine)):
+                    shared = term
+                    break
+            if shared is None:
+                continue
+            text = ast.unparse(shared)
+            for call in mine:
+                terms = _additive_terms(call.args[0])
+                drop = next(i for i, t in enumerate(terms) if ast.unparse(t) == text)
+                rest = terms[:drop] + terms[drop + 1:]
+                call.args[0] = _rebuild_sum(rest)
+            after = max([scalars[n.id] for n in ast.walk(shared) if isinstance(n, ast.Name) and n.id in scalars],
+                        default=-1)
+            fn.body.insert(after + 1, ast.AugAssign(ast.Name(param, ast.Store()), ast.Add(), copy.deepcopy(shared)))
+            scalars = {k: (v + 1 if v > after else v) for k, v in scalars.items()}
+            changed = True
+    return changed
+
+
+def scale_before_expand(tree: ast.Module) -> bool:
+    """`rows[:, None] * stride` inside @triton.jit functions written `(rows * stride)[:, None]`,
+    for a scalar `stride` (a constant, a parameter or a local made of them before any loop)."""
+    changed = False
+    scalars: set[str] = set()
+
+    class Swap(ast.NodeTransformer):
+        def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+            nonlocal changed
+            self.generic_visit(node)
+            if not isinstance(node.op, ast.Mult):
+                return node
+            for mine, other, left in ((node.left, node.right, True), (node.right, node.left, False)):
+                if (isinstance(mine, ast.Subscript) and isinstance(mine.slice, ast.Tuple)
+                        and len(mine.slice.elts) == 2
+                        and any(isinstance(e, ast.Constant) and e.value is None for e in mine.slice.elts)
+                        and (isinstance(other, ast.Constant)
+                             or isinstance(other, ast.Name) and other.id in scalars)):
+                    inner = ast.BinOp(mine.value, ast.Mult(), other) if left else ast.BinOp(other, ast.Mult(), mine.value)
+                    changed = True
+                    return ast.Subscript(inner, mine.slice, ast.Load())
+            return node
+
+    launched = {_kernel_name(call) for fn in _host_functions(tree) for call in _launches(fn)}
+    for fn in _jit_functions(tree):
+        # a helper's parameters may be tiles; a launched kernel's are scalars or pointers
+        params = {a.arg for a in fn.args.args} if fn.name in launched else set()
+        scalars = params | {n for n in _scalar_names(fn) if fn.name in launched}
+        Swap().visit(fn)
+    return changed
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -1031,6 +1166,10 @@ REWRITES: dict[str, Rewrite] = {
     "commute-and": commute_and,
     "zeros-as-full": zeros_as_full,
     "load-then-where": load_then_where,
+    "commute-sums": commute_sums,
+    "builtins-as-methods": builtins_as_methods,
+    "rebase-pointer-params": rebase_pointer_params,
+    "scale-before-expand": scale_before_expand,
 }
 
 

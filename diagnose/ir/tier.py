@@ -18,7 +18,8 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 # tier 4) has to say which of them is at work in this kernel.
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
     "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
-                            "common-item-recurrence", "cuda-scalar-element-loop", "common-serial-recurrence", "cuda-div-mod-index",
+                            "common-item-recurrence", "common-linear-table-scan", "cuda-scalar-element-loop",
+                            "common-serial-recurrence", "cuda-div-mod-index",
                             "cuda-int64-index", "cuda-data-dependent-mask", "cuda-clamped-index"),
     "convert-layout-survives": ("cuda-fp32-dot", "cuda-matvec-per-row", "cuda-layout-conversion-churn",
                                 "cuda-reduce-strided-axis", "cuda-smem-bank-conflicts"),
@@ -56,7 +57,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
 MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     # one scalar per step: an item's own non-affine chain (items belong on the lanes) before a
     # walk whose steps could be one tile
-    "scalar-pointer": ("common-item-recurrence", "cuda-scalar-element-loop"),
+    "scalar-pointer": ("common-item-recurrence", "common-linear-table-scan", "cuda-scalar-element-loop"),
     "tile-within-threads": ("common-row-per-program", "common-block-size", "cuda-num-warps-exceed-tile"),
     "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
@@ -75,9 +76,10 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     "thin-k-step": ("cuda-thin-k-tile",),
 }
 # Cards a mechanism lists that the IR alone cannot tell apart from the card after them (one
-# scalar per step is an item's own chain only when the source says the chain is non-affine): they
+# scalar per step is an item's own chain only when the source says the chain is non-affine, a
+# table's entries walked against a tile of elements only when the source compares them): they
 # explain a line a tier-1 hypothesis names, but do not make the IR's family ambiguous.
-CONFIRM_ONLY_CARDS = frozenset({"common-item-recurrence"})
+CONFIRM_ONLY_CARDS = frozenset({"common-item-recurrence", "common-linear-table-scan"})
 # Symptoms that are effects: a layout conversion or spills follow from how an operand was
 # loaded or widened. When the same kernel shows a cause (a narrow access), the cause is what
 # tier 4 is asked about and what a conclusion names.

@@ -539,9 +539,18 @@ def _broadcast_matmul(call: ast.Call, shapes: ShapeInference) -> bool:
 
 
 def _expanded3(node: ast.expr) -> bool:
-    """`x[:, None, :]`-style: a tile expanded to rank 3 with None."""
+    """`x[:, None, :]`-style: a tile expanded to rank 3 with None; also arithmetic of such tiles
+    and scalars (`x[:, :, None] * x[:, :, None]`, `-0.5 * r[:, None, :]`: an expanded product
+    `(x * x)[:, :, None]` as the model reads it)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult | ast.Add | ast.Sub | ast.Div):
+        sides = [side for side in (node.left, node.right) if not _constant_factor(side)]
+        return bool(sides) and all(_expanded3(side) for side in sides)
     return (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
             and len(node.slice.elts) == 3 and "None" in ast.unparse(node.slice))
+
+
+def _constant_factor(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)
 
 
 def _broadcast_distance(kernel: JitKernel, call: ast.Call) -> bool:

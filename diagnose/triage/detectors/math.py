@@ -128,9 +128,12 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
         counted: set[int] = set()  # a count in nested loops is one finding
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
             loop_vars = names_in(loop.target)
-            inside = {t.id for s in ast.walk(loop) if isinstance(s, ast.Assign)
-                      and any(call_name(c) == "load" for c in ast.walk(s.value))
-                      and _indexed_by(kernel, s.value, loop_vars) for t in s.targets if isinstance(t, ast.Name)}
+            entry_loads = [s for s in ast.walk(loop) if isinstance(s, ast.Assign)
+                           and any(call_name(c) == "load" for c in ast.walk(s.value))
+                           and _indexed_by(kernel, s.value, loop_vars)]
+            inside = {t.id for s in entry_loads for t in s.targets if isinstance(t, ast.Name)}
+            # the table's entries are loaded there: narrow loads the IR shows at those lines are theirs
+            entry_lines = sorted({s.lineno for s in entry_loads})
             for aug in (s for s in ast.walk(loop) if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add)):
                 cmp = next((c for c in _counted_compares(aug.value, True, kernel)
                             if _table_against_elements(kernel, c, inside, loads)), None)
@@ -147,8 +150,22 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                     "entry, so the kernel's time grows with the table's length; a sorted table gives the "
                     "same rank in log2(length) halving steps of a binary search.",
                     ["the table is sorted (bucket boundaries, a CDF, segment offsets)",
-                     "profile: compute-bound, time growing with the table length at fixed element count"]))
+                     "profile: compute-bound, time growing with the table length at fixed element count"],
+                    value_lines=entry_lines))
                 break
+            select = None if id(loop) in counted else _segment_select(kernel, loop, inside, loads)
+            if select is not None:
+                counted.add(id(loop))
+                matches.append(_match(
+                    module, kernel, select, "linear-table-scan", 0.55,
+                    f"`{kernel.name}` finds, for each element, the segment of a table it walks in a "
+                    f"loop (`{ast.unparse(select)[:70]}`): every entry is compared with every element "
+                    "and the matching segment selected, so the kernel's time grows with the table's "
+                    "length; a sorted table gives the segment in log2(length) halving steps of a "
+                    "binary search, then one evaluation per element.",
+                    ["the table is sorted (knots of a curve, bucket boundaries, a CDF)",
+                     "profile: compute-bound, time growing with the table length at fixed element count"],
+                    value_lines=entry_lines))
         for call in kernel.calls("sum"):  # the whole table at once: an outer compare, counted
             cmp = _counted_compare(call)
             if cmp is not None and _outer(cmp.left, cmp.comparators[0]):
@@ -162,6 +179,26 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                      "profile: compute-bound, time growing with the table length at fixed element count"]))
                 break
     return matches
+
+
+def _segment_select(kernel: JitKernel, loop: ast.For, inside: set[str], loads: set[str]) -> ast.Assign | None:
+    """`res = tl.where(cond, value, res)` in the loop, `res` carried across steps, `cond` an
+    ordering of the table entries the loop loads against the elements (`(v >= x0) & (v < x1)`):
+    a piecewise lookup that tests every segment for every element."""
+    for stmt in loop.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call) and call_name(stmt.value) == "where"
+                and len(stmt.value.args) == 3):
+            continue
+        target = stmt.targets[0].id
+        cond, kept, other = stmt.value.args
+        if target not in names_in(kept) | names_in(other):
+            continue  # not a value the loop carries and refines
+        if any(isinstance(c.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+               and _table_against_elements(kernel, c, inside, loads)
+               for c in _counted_compares(cond, False, kernel)):
+            return stmt
+    return None
 
 
 def _none_axes(node: ast.AST) -> tuple[int, ...] | None:
@@ -181,10 +218,20 @@ def _intersection(kernel, cmp: ast.Compare) -> bool:
         return False
     shapes = ShapeInference(kernel)
 
-    def arrays(side: ast.AST) -> set[str]:
-        values = [shapes.definition(name, side.lineno) for name in names_in(side)]
-        return {p for v in values if v is not None for c in ast.walk(v)
-                if isinstance(c, ast.Call) and call_name(c) == "load" for p in _pointer_params(kernel, c)}
+    def arrays(side: ast.AST, depth: int = 2) -> set[str]:
+        """The arrays a side's values are loaded from, through a select that fills the masked
+        lanes of a load (`t = tl.load(p, mask=m)`; `t = tl.where(m, t, -1)`)."""
+        found: set[str] = set()
+        for name in names_in(side):
+            value = shapes.definition(name, side.lineno)
+            if value is None:
+                continue
+            if depth and isinstance(value, ast.Call) and call_name(value) == "where" and len(value.args) == 3:
+                found |= {p for arg in value.args[1:] for p in arrays(arg, depth - 1)}  # not its mask's
+                continue
+            found |= {p for c in ast.walk(value) if isinstance(c, ast.Call) and call_name(c) == "load"
+                      for p in _pointer_params(kernel, c)}
+        return found
 
     return bool(arrays(left) & arrays(right))
 

@@ -680,6 +680,24 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While,
     return None
 
 
+def _walks_a_table(loop: ast.For | ast.While, shapes: ShapeInference) -> bool:
+    """The loop's scalar loads are table entries ordered against a tile of elements
+    (`x1 = tl.load(xs + k)`; `(v >= x0) & (v < x1)` with `v` a tile): one entry per step against
+    all elements, not one element per step."""
+    entries = {t.id for stmt in ast.walk(loop) if isinstance(stmt, ast.Assign)
+               and isinstance(stmt.value, ast.Call) and call_name(stmt.value) == "load"
+               and shapes.shape(stmt.value, stmt.lineno) == () for t in stmt.targets if isinstance(t, ast.Name)}
+    for cmp in (n for n in ast.walk(loop) if isinstance(n, ast.Compare) and len(n.ops) == 1):
+        if not isinstance(cmp.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE):
+            continue
+        sides = [cmp.left, cmp.comparators[0]]
+        for mine, other in ((sides[0], sides[1]), (sides[1], sides[0])):
+            if (isinstance(mine, ast.Name) and mine.id in entries
+                    and is_tile(shapes.shape(other, cmp.lineno)) and not names_in(other) & entries):
+                return True
+    return False
+
+
 @detector("scalar-loop")
 def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -706,6 +724,8 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
                 continue
             if not any(counter in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
+            if _walks_a_table(loop, shapes):
+                continue  # the elements are a tile; the loop walks a table against them (linear-table-scan)
             bound = _loop_text(loop, bound_node)
             # a trip count from the tile size or from a size argument: the loop walks the
             # elements of a slice one by one

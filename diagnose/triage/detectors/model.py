@@ -227,19 +227,27 @@ MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic
 
 def _canonical_spellings(fn: ast.FunctionDef) -> None:
     """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`, a tl
-    builtin's mask, other or axis passed by position as the keyword, `tl.cast(x, T)` as
-    `x.to(T)`, `tl.expand_dims(x, 1)` as `x[:, None]`, a loop over tile or task indices as the
+    builtin's mask, other or axis passed by position as the keyword, a tensor method as the tl
+    builtin (`x.sum(axis=1)` as `tl.sum(x, axis=1)`, `x.exp()` as `tl.exp(x)`), `tl.cast(x, T)` as
+    `x.to(T)`, `tl.expand_dims(x, 1)` as `x[:, None]`, an expanded product or sum as the sum or product of the
+    expanded tiles (`(rows * s)[:, None]` as `rows[:, None] * s`), a sum in one order (pointer,
+    scalars, tiles, constants: `cols + (row * s + x_ptr)` as `x_ptr + row * s + cols`), a loop over tile or task indices as the
     strided loop, a pointer a loop advances (`ptrs += BLOCK * s`) as the address indexed by the
     loop's variable, and an address bound once to a local (`ptrs = base + offs`; `tl.load(ptrs,
-    ...)`) as the expression at the access. The
+    ...)`) as the expression at the access, and a pointer parameter moved once at the top
+    (`x_ptr += row * stride`) as the parameter plus that offset wherever it is read after. The
     detectors then match the idiom whichever way its author wrote it; lines are kept."""
     for node in ast.walk(fn):
         for field_name in ("body", "orelse"):
             block = getattr(node, field_name, None)
             if isinstance(block, list):
                 block[:] = [_as_augmented(one) for stmt in block for one in _as_single_assigns(stmt)]
+    _rebased_parameters(fn)
+    _MethodsAsBuiltins(fn).visit(fn)
     _CastAsMethod().visit(fn)
     _ExpandDimsAsIndex().visit(fn)
+    _ExpansionInward(fn).visit(fn)
+    _OrderedSums(fn).visit(fn)
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             _name_positional(node)
@@ -250,6 +258,173 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
             _as_indexed_walks(fn, node)
     _inline_addresses(fn)
     ast.fix_missing_locations(fn)  # nodes made above take their statement's line
+
+
+# Triton tensor methods that are tl builtins taking the tensor first (`x.sum(1)` is `tl.sum(x, 1)`)
+_TENSOR_METHODS = frozenset({
+    "abs", "argmax", "argmin", "associative_scan", "broadcast_to", "cast", "ceil", "cos", "cumprod",
+    "cumsum", "erf", "exp", "exp2", "expand_dims", "flip", "floor", "gather", "histogram", "log",
+    "log2", "max", "min", "permute", "ravel", "reduce", "reshape", "rsqrt", "sigmoid", "sin",
+    "softmax", "sort", "split", "sqrt", "sqrt_rn", "sum", "trans", "view", "xor_sum"})
+
+
+class _MethodsAsBuiltins(ast.NodeTransformer):
+    """`x.sum(axis=1)` as `tl.sum(x, axis=1)` for the tensor methods above, where `x` is a value
+    of the kernel (a parameter, a local or an expression), not a module (`tl.sum`, `math.exp`)."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.values = {a.arg for a in fn.args.args + fn.args.kwonlyargs} | {
+            n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _TENSOR_METHODS):
+            return node
+        if isinstance(func.value, ast.Name) and func.value.id not in self.values:
+            return node
+        builtin = ast.copy_location(ast.Attribute(ast.Name("tl", ast.Load()), func.attr, ast.Load()), func)
+        return ast.copy_location(ast.Call(builtin, [func.value, *node.args], node.keywords), node)
+
+
+def _is_expansion(index: ast.expr) -> bool:
+    """`[:, None]`, `[None, :]`, `[:, :, None]`: full slices and new axes, at least one of each."""
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    full = [isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None for i in items]
+    new = [isinstance(i, ast.Constant) and i.value is None for i in items]
+    return all(f or n for f, n in zip(full, new, strict=True)) and any(full) and any(new)
+
+
+def _scalar_locals(fn: ast.FunctionDef) -> set[str]:
+    """Parameters and the locals made only from them, program ids and constants (a row's start):
+    values with no tile shape, which an expansion leaves as they are."""
+    scalars = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+    allowed = {"program_id", "num_programs", "cdiv", "to", "minimum", "maximum", "min", "max", "int", "float"}
+    assigns: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigns.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign) and isinstance(node.target, ast.Name):
+            assigns.setdefault(node.target.id, []).append(node.value or ast.Constant(None))
+        elif isinstance(node, ast.For):
+            for target in ast.walk(node.target):
+                if isinstance(target, ast.Name):
+                    assigns.setdefault(target.id, []).append(node.iter if call_name(node.iter) in (
+                        "range", "static_range") else ast.Call(ast.Name("tile", ast.Load()), [], []))
+    changed = True
+    while changed:
+        changed = False
+        for name, values in assigns.items():
+            if name in scalars:
+                continue
+            if all(not (names_in(v) - scalars - {"tl", "triton"})
+                   and all(call_name(c) in allowed | {"range", "static_range"}
+                           for c in ast.walk(v) if isinstance(c, ast.Call)) for v in values):
+                scalars.add(name)
+                changed = True
+    return scalars
+
+
+class _ExpansionInward(ast.NodeTransformer):
+    """`(rows * stride + base)[:, None]` as `rows[:, None] * stride + base`: the new axis moved onto
+    the tiles of an arithmetic expression, scalars (parameters, constants, locals made of them) left
+    as they are, so an address reads as the index tiles times their strides however it was written."""
+
+    _OPS = (ast.Add, ast.Sub, ast.Mult)  # a division or remainder is an index decode: kept whole
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.scalars = _scalar_locals(fn)
+
+    def _scalar(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) or not (names_in(node) - self.scalars) and not any(
+            isinstance(c, ast.Call) and call_name(c) not in ("to", "program_id", "num_programs")
+            for c in ast.walk(node))
+
+    def _inward(self, node: ast.expr, index: ast.expr, like: ast.AST) -> ast.expr:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, self._OPS):
+            left, right = (side if self._scalar(side) else self._inward(side, index, like)
+                           for side in (node.left, node.right))
+            return ast.copy_location(ast.BinOp(left, node.op, right), node)
+        return ast.copy_location(ast.Subscript(node, copy.deepcopy(index), ast.Load()), like)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if (isinstance(node.value, ast.BinOp) and isinstance(node.value.op, self._OPS)
+                and _is_expansion(node.slice) and not self._scalar(node.value)):
+            return self._inward(node.value, node.slice, node)
+        return node
+
+
+class _OrderedSums(ast.NodeTransformer):
+    """A chain of `+` flattened and written in the order most kernels write it: the pointer
+    parameter an access starts from, then scalars (parameters and locals made of them), then tiles
+    and other values, then constants; terms of one kind keep their order. `offs + start` reads as
+    `start + offs` and `1 + (p * 3 + src)` as `src + p * 3 + 1`."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.scalars = _scalar_locals(fn)
+        self.bases = _pointer_names(fn)
+
+    def _kind(self, term: ast.expr) -> int:
+        if isinstance(term, ast.Constant) or isinstance(term, ast.UnaryOp) and isinstance(term.operand, ast.Constant):
+            return 3
+        if isinstance(term, ast.Name) and term.id in self.bases:
+            return 0
+        calls = [c for c in ast.walk(term) if isinstance(c, ast.Call)]
+        if not (names_in(term) - self.scalars) and all(call_name(c) in ("to", "program_id", "num_programs")
+                                                        for c in calls):
+            return 1
+        return 2
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Add):
+            return node
+        terms = _sum_terms(node)
+        ordered = sorted(terms, key=self._kind)  # stable: a kind keeps its order
+        left_nested = not (isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Add))
+        if left_nested and [id(t) for t in ordered] == [id(t) for t in terms]:
+            return node  # already in order (children were ordered first)
+        out = ordered[0]
+        for term in ordered[1:]:
+            out = ast.copy_location(ast.BinOp(out, ast.Add(), term), node)
+        return out
+
+
+def _pointer_names(fn: ast.FunctionDef) -> set[str]:
+    """Parameters used as pointers (a term of some sum, never multiplied, divided, compared or
+    subtracted from), and the locals made by adding to them (`row = flags_ptr + e * T`)."""
+    params = {a.arg for a in fn.args.args if not _is_constexpr(a.annotation)}
+    as_term = {t.id for node in ast.walk(fn) if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+               for t in (node.left, node.right) if isinstance(t, ast.Name)}
+    as_number = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Add):
+            as_number |= {t.id for t in (node.left, node.right) if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.Compare):
+            as_number |= {t.id for t in (node.left, *node.comparators) if isinstance(t, ast.Name)}
+    pointers = params & as_term - as_number
+    values: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+    grown = True
+    while grown:
+        grown = False
+        for name, made in values.items():
+            if name not in pointers and all(any(isinstance(t, ast.Name) and t.id in pointers
+                                                for t in _sum_terms(v)) for v in made):
+                pointers.add(name)
+                grown = True
+    return pointers
+
+
+def _sum_terms(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _sum_terms(node.left) + _sum_terms(node.right)
+    return [node]
 
 
 class _ExpandDimsAsIndex(ast.NodeTransformer):
@@ -451,6 +626,33 @@ def _name_positional(call: ast.Call) -> None:
         return
     call.keywords = [ast.keyword(name, value) for name, value in zip(names, extra, strict=False)] + call.keywords
     del call.args[first:]
+
+
+def _rebased_parameters(fn: ast.FunctionDef) -> None:
+    """A parameter moved once by a statement of the body's top level (`x_ptr += row * stride`,
+    Liger-style), stored nowhere else and its offset's names not rebound after: the statement
+    goes, and every later read of the parameter reads `x_ptr + row * stride` in place."""
+    params = {a.arg for a in fn.args.args}
+    stores = Counter(n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    at = 0
+    while at < len(fn.body):
+        stmt = fn.body[at]
+        if not (isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add)
+                and isinstance(stmt.target, ast.Name) and stmt.target.id in params
+                and stores[stmt.target.id] == 1 and stmt.target.id not in names_in(stmt.value)):
+            at += 1
+            continue
+        later = fn.body[at + 1:]
+        rebound = {n.id for s in later for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if names_in(stmt.value) & rebound:
+            at += 1
+            continue
+        name = stmt.target.id
+        moved = ast.BinOp(ast.Name(name, ast.Load()), ast.Add(), stmt.value)
+        holder = ast.Module(body=later, type_ignores=[])
+        _replace_reads(holder, name, moved)
+        del fn.body[at]
+        stores[name] -= 1
 
 
 def _inline_addresses(fn: ast.FunctionDef) -> None:
