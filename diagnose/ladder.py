@@ -897,8 +897,9 @@ COSTLY_EVIDENCE = 0.6  # a tier-2 hotspot finding this confident names where the
 # random draw per element, a copy in the host code) is evidence about the cost too.
 WORK_IDIOM_CONFIDENCE = 0.7
 # A serial recurrence explains narrow loads when it walks one element a step, but one carried
-# over a tile of channels leaves no IR symptom at all: its work stays unseen.
-SOMETIMES_VISIBLE = frozenset({"common-serial-recurrence"})
+# over a tile of channels leaves no IR symptom at all: its work stays unseen. So with a table
+# scan: entries loaded one a step are narrow loads, a whole table compared at once is none.
+SOMETIMES_VISIBLE = frozenset({"common-serial-recurrence", "common-linear-table-scan"})
 IR_VISIBLE_CARDS = {c for cards in (*SYMPTOM_CARDS.values(), *MECHANISM_CARDS.values(),
                                      HOST_CARDS) for c in cards} - SOMETIMES_VISIBLE
 
