@@ -12,6 +12,9 @@ Four more respellings real authors use flipped tier 1 on 92 of 957 mutants of th
 cases (58 from a right answer): tensor methods (`x.sum(axis=1)`), a scale inside an expansion
 (`(rows * s)[:, None]`), a pointer parameter moved once at the top (`x_ptr += row * stride`) and
 sums in another order (`offs + start`). The model now reads each as the form the detectors know.
+Two more (the left operand of a sum bound to a temporary first, a mask written out at each access)
+flipped 3 of 610; a recurrence's step through a temporary, a broadcast difference of named
+expansions and a mask named at the select but written out at the load are now read through.
 From round 36's development misses: a piecewise lookup that tests every segment of a table for
 every element (`res = tl.where((v >= x0) & (v < x1), ..., res)` in a loop over the table) is a
 linear table scan, and its per-step table loads are not an element-by-element walk."""
@@ -179,6 +182,9 @@ DEFECTS = Path(__file__).resolve().parents[1] / "bench" / "defects"
     ("monai-hausdorff-surface-distance-point-programs", "commute-sums"),
     ("gsplat-tile-composite-full-list-walk", "commute-sums"),
     ("matmul-leakyrelu-fp32-operands", "load-then-where"),
+    ("rglru-recurrence-serial-time-loop", "sum-temporaries"),
+    ("encodec-rvq-broadcast-diff-distance", "sum-temporaries"),
+    ("conformer-rel-shift-host-contiguous", "masks-inline"),
 ])
 def test_respelled_development_kernels_keep_their_first_finding(case, rewrite):
     path = DEFECTS / case / "slow.py"

@@ -886,6 +886,76 @@ def scale_before_expand(tree: ast.Module) -> bool:
     return changed
 
 
+def sum_temporaries(tree: ast.Module) -> bool:
+    """`offs = pid * BLOCK + tl.arange(0, BLOCK)` inside @triton.jit functions written
+    `start_0 = pid * BLOCK` then `offs = start_0 + tl.arange(0, BLOCK)`: the left operand of an
+    assigned sum (not a bare name or constant) bound to a local of its own first."""
+    changed, count = False, 0
+    for fn in _jit_functions(tree):
+        for node in list(ast.walk(fn)):
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if not isinstance(block, list):
+                    continue
+                for stmt in list(block):
+                    value = getattr(stmt, "value", None)
+                    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                            and isinstance(stmt.targets[0], ast.Name) and isinstance(value, ast.BinOp)
+                            and isinstance(value.op, ast.Add | ast.Sub)
+                            and not isinstance(value.left, ast.Name | ast.Constant)):
+                        continue
+                    name = f"start_{count}"
+                    count += 1
+                    block.insert(block.index(stmt), ast.copy_location(
+                        ast.Assign([ast.Name(name, ast.Store())], value.left), stmt))
+                    value.left, changed = ast.Name(name, ast.Load()), True
+    return changed
+
+
+def masks_inline(tree: ast.Module) -> bool:
+    """A mask bound once to a local (`mask = offs < n`) and passed by name to tl.load / tl.store,
+    written out at each access instead (`mask=offs < n`); the binding stays for other uses."""
+    changed = False
+    for fn in _jit_functions(tree):
+        stores: dict[str, list[ast.Assign]] = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stores.setdefault(n.id, [])
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                stores.setdefault(n.targets[0].id, []).append(n)
+        counts: dict[str, int] = {}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                counts[n.id] = counts.get(n.id, 0) + 1
+        once = {name: a[0] for name, a in stores.items() if counts.get(name) == 1 and len(a) == 1
+                and isinstance(a[0].value, ast.Compare | ast.BinOp)}
+        for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call) and ast.unparse(n.func) in ("tl.load", "tl.store")):
+            for kw in call.keywords:
+                if kw.arg == "mask" and isinstance(kw.value, ast.Name) and kw.value.id in once:
+                    definition = once[kw.value.id]
+                    used = names_of(definition.value)
+                    # inline only where the mask's own names still hold the values they had
+                    if definition.lineno < call.lineno and not (used & _rebound_between(fn, definition, call)):
+                        kw.value, changed = copy.deepcopy(definition.value), True
+    return changed
+
+
+def names_of(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _rebound_between(fn: ast.FunctionDef, first: ast.stmt, call: ast.Call) -> set[str]:
+    """Names stored by statements after `first` and up to the line of `call` (or anywhere in a loop
+    holding `call` that `first` is outside of)."""
+    loops = [n for n in ast.walk(fn) if isinstance(n, ast.For | ast.While)
+             and any(c is call for c in ast.walk(n)) and not any(c is first for c in ast.walk(n))]
+    out = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+           and first.lineno < getattr(n, "lineno", 0) <= call.lineno}
+    for loop in loops:
+        out |= {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return out
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -1170,6 +1240,8 @@ REWRITES: dict[str, Rewrite] = {
     "builtins-as-methods": builtins_as_methods,
     "rebase-pointer-params": rebase_pointer_params,
     "scale-before-expand": scale_before_expand,
+    "sum-temporaries": sum_temporaries,
+    "masks-inline": masks_inline,
 }
 
 

@@ -567,8 +567,14 @@ def _broadcast_distance(kernel: JitKernel, call: ast.Call) -> bool:
         return False
     values = [base] if not isinstance(base, ast.Name) else [
         getattr(st, "value", None) for st in kernel.assigns.get(base.id, [])]
-    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.Sub) and _expanded3(v.left)
-               and _expanded3(v.right) for v in values)
+    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.Sub) and _expanded3(_bound_once(kernel, v.left))
+               and _expanded3(_bound_once(kernel, v.right)) for v in values)
+
+
+def _bound_once(kernel: JitKernel, node: ast.expr) -> ast.expr:
+    """A name the kernel binds once, read as its value (`a3 = a[:, None, :]`; `a3 - b3`)."""
+    stmts = kernel.assigns.get(node.id, []) if isinstance(node, ast.Name) else []
+    return stmts[0].value if len(stmts) == 1 and isinstance(stmts[0], ast.Assign) else node
 
 
 @detector("broadcast-matmul")
@@ -1060,17 +1066,33 @@ def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
               and isinstance(stmt.targets[0], ast.Name)):
             name = stmt.targets[0].id
-            if not any(_linear_factor(kernel, n, name) for n in ast.walk(stmt.value)):
+            if not any(_linear_factor(kernel, n, name)
+                       for n in ast.walk(_through_temporaries(kernel, stmt.value, inside))):
                 continue
         else:
             continue
         assigns = kernel.assigns.get(name, [])
         in_loop = [a for a in assigns if id(a) in inside]
         if any(id(a) not in inside for a in assigns) and all(
-                isinstance(a, ast.AugAssign) or name in names_in(getattr(a, "value", ast.Constant(0)))
+                isinstance(a, ast.AugAssign) or name in names_in(
+                    _through_temporaries(kernel, getattr(a, "value", ast.Constant(0)), inside))
                 for a in in_loop):
             out[name] = stmt
     return out
+
+
+def _through_temporaries(kernel: JitKernel, value: ast.expr, inside: set[int]) -> ast.expr:
+    """`value` with each name the loop binds once (`t = a * h`, then `h = t + x`) read as what it
+    was bound to: the step written through a temporary is the same step."""
+    class Inline(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            stmts = kernel.assigns.get(node.id, [])
+            if (len(stmts) == 1 and isinstance(stmts[0], ast.Assign) and id(stmts[0]) in inside
+                    and node.id not in names_in(stmts[0].value)):
+                return copy.deepcopy(stmts[0].value)
+            return node
+
+    return Inline().visit(copy.deepcopy(value))
 
 
 def _linear_factor(kernel: JitKernel, node: ast.AST, name: str) -> bool:

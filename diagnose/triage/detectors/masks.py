@@ -429,11 +429,14 @@ def _tile_difference(node: ast.expr, tiles: set[str]) -> bool:
 
 def _loaded_under(kernel: JitKernel, name: str, cond: ast.expr) -> bool:
     """`name` is loaded with `cond` already in its mask (`x = tl.load(p, mask=keep)` before
-    `tl.where(keep, x, -inf)`): the select fills what the load skipped, nothing was read for it."""
+    `tl.where(keep, x, -inf)`): the select fills what the load skipped, nothing was read for it.
+    A mask bound once may be written out at the load and named at the select."""
+    bound = kernel.assigns.get(cond.id, []) if isinstance(cond, ast.Name) else []
+    spelled = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) else cond
     for stmt in kernel.assigns.get(name, []):
         for call in ast.walk(stmt):
             mask = kwarg(call, "mask") if isinstance(call, ast.Call) and call_name(call) == "load" else None
-            if mask is not None and (ast.dump(mask) == ast.dump(cond)
+            if mask is not None and (ast.dump(mask) in (ast.dump(cond), ast.dump(spelled))
                                      or isinstance(cond, ast.Name) and cond.id in names_in(mask)):
                 return True
     return False
