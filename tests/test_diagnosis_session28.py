@@ -51,27 +51,14 @@ def _respelled(source: str, rewrite: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
-ROW_MAX = HEADER + textwrap.dedent('''
-    @triton.jit
-    def max_kernel(x_ptr, out_ptr, N, stride_row, BLOCK: tl.constexpr):
-        row = tl.program_id(0)
-        cols = tl.arange(0, BLOCK)
-        mask = cols < N
-        x = tl.load(x_ptr + row * stride_row + cols, mask=mask, other=-float("inf"))
-        x = tl.where(mask, x, -float("inf"))
-        tl.store(out_ptr + row, tl.max(x, axis=0))
-
-    def run(x):
-        M, N = x.shape
-        out = torch.empty(M, device=x.device, dtype=x.dtype)
-        max_kernel[(M,)](x, out, N, x.stride(0), BLOCK=triton.next_power_of_2(N))
-        return out
-''')
+DEFECTS = Path(__file__).resolve().parents[1] / "bench" / "defects"
+# a row max that masks its padding twice: other= on the load, then tl.where on the same mask
+ROW_MAX = (DEFECTS / "max-where-after-load" / "slow.py").read_text()
 
 
 def test_a_select_repeating_an_earlier_select_is_redundant():
     mutant = _respelled(ROW_MAX, "load-then-where")
-    assert "other=" not in mutant and mutant.count("tl.where(mask, x") == 2
+    assert "other=-float" not in mutant and mutant.count("tl.where(mask, x") == 2
     selects = [f for f in _findings(mutant) if f.card_id == "common-redundant-select"]
     assert len(selects) == 1
     # the second select is the redundant one; the first fills what the load skipped
@@ -167,9 +154,6 @@ def test_a_scalar_bound_loaded_once_per_program_stays_a_position():
     per_row = SCAN.replace("last = L - tl.load(w_ptr + m, mask=live, other=0)",
                            "last = L - tl.load(w_ptr + row)")
     assert "common-causal-full-scan" in _cards(per_row)
-
-
-DEFECTS = Path(__file__).resolve().parents[1] / "bench" / "defects"
 
 
 @pytest.mark.parametrize("case, rewrite", [

@@ -719,35 +719,40 @@ def zeros_as_full(tree: ast.Module) -> bool:
     return changed
 
 
+def _named_assignments(fn: ast.FunctionDef) -> Iterator[tuple[list[ast.stmt], ast.Assign]]:
+    """(block, statement) for each `name = value` of a function's blocks, listed before any
+    rewrite inserts statements next to them."""
+    found = []
+    for node in ast.walk(fn):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                found += [(block, stmt) for stmt in block if isinstance(stmt, ast.Assign)
+                          and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)]
+    yield from found
+
+
 def load_then_where(tree: ast.Module) -> bool:
     """`x = tl.load(p, mask=m, other=v)` inside @triton.jit functions written as a load under the
     mask alone followed by `x = tl.where(m, x, v)` (the fill selected after the load)."""
     changed = False
     for fn in _jit_functions(tree):
-        for node in list(ast.walk(fn)):
-            for field in ("body", "orelse"):
-                block = getattr(node, field, None)
-                if not isinstance(block, list):
-                    continue
-                for stmt in list(block):
-                    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
-                            and ast.unparse(stmt.value.func) == "tl.load"):
-                        continue
-                    call = stmt.value
-                    mask = next((k.value for k in call.keywords if k.arg == "mask"), None)
-                    other = next((k.value for k in call.keywords if k.arg == "other"), None)
-                    target = stmt.targets[0].id
-                    if (mask is None or other is None or len(call.args) != 1
-                            or _uses(mask, target) or _uses(other, target)):
-                        continue
-                    call.keywords = [k for k in call.keywords if k.arg != "other"]
-                    select = ast.Assign([ast.Name(target, ast.Store())], ast.Call(
-                        ast.Attribute(ast.Name("tl", ast.Load()), "where", ast.Load()),
-                        [copy.deepcopy(mask), ast.Name(target, ast.Load()), copy.deepcopy(other)], []))
-                    ast.copy_location(select, stmt)
-                    block.insert(block.index(stmt) + 1, select)
-                    changed = True
+        for block, stmt in _named_assignments(fn):
+            call = stmt.value
+            if not (isinstance(call, ast.Call) and ast.unparse(call.func) == "tl.load"):
+                continue
+            mask = next((k.value for k in call.keywords if k.arg == "mask"), None)
+            other = next((k.value for k in call.keywords if k.arg == "other"), None)
+            target = stmt.targets[0].id  # type: ignore[attr-defined]
+            if (mask is None or other is None or len(call.args) != 1
+                    or _uses(mask, target) or _uses(other, target)):
+                continue
+            call.keywords = [k for k in call.keywords if k.arg != "other"]
+            select = ast.Assign([ast.Name(target, ast.Store())], ast.Call(
+                ast.Attribute(ast.Name("tl", ast.Load()), "where", ast.Load()),
+                [copy.deepcopy(mask), ast.Name(target, ast.Load()), copy.deepcopy(other)], []))
+            block.insert(block.index(stmt) + 1, ast.copy_location(select, stmt))
+            changed = True
     return changed
 
 
@@ -892,23 +897,16 @@ def sum_temporaries(tree: ast.Module) -> bool:
     assigned sum (not a bare name or constant) bound to a local of its own first."""
     changed, count = False, 0
     for fn in _jit_functions(tree):
-        for node in list(ast.walk(fn)):
-            for field in ("body", "orelse"):
-                block = getattr(node, field, None)
-                if not isinstance(block, list):
-                    continue
-                for stmt in list(block):
-                    value = getattr(stmt, "value", None)
-                    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-                            and isinstance(stmt.targets[0], ast.Name) and isinstance(value, ast.BinOp)
-                            and isinstance(value.op, ast.Add | ast.Sub)
-                            and not isinstance(value.left, ast.Name | ast.Constant)):
-                        continue
-                    name = f"start_{count}"
-                    count += 1
-                    block.insert(block.index(stmt), ast.copy_location(
-                        ast.Assign([ast.Name(name, ast.Store())], value.left), stmt))
-                    value.left, changed = ast.Name(name, ast.Load()), True
+        for block, stmt in _named_assignments(fn):
+            value = stmt.value
+            if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add | ast.Sub)
+                    and not isinstance(value.left, ast.Name | ast.Constant)):
+                continue
+            name = f"start_{count}"
+            count += 1
+            block.insert(block.index(stmt), ast.copy_location(
+                ast.Assign([ast.Name(name, ast.Store())], value.left), stmt))
+            value.left, changed = ast.Name(name, ast.Load()), True
     return changed
 
 
