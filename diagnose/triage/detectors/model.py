@@ -226,17 +226,18 @@ MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic
 
 
 def _canonical_spellings(fn: ast.FunctionDef) -> None:
-    """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`, a tl
-    builtin's mask, other or axis passed by position as the keyword, a tensor method as the tl
-    builtin (`x.sum(axis=1)` as `tl.sum(x, axis=1)`, `x.exp()` as `tl.exp(x)`), `tl.cast(x, T)` as
-    `x.to(T)`, `tl.expand_dims(x, 1)` as `x[:, None]`, an expanded product or sum as the sum or product of the
-    expanded tiles (`(rows * s)[:, None]` as `rows[:, None] * s`), a sum in one order (pointer,
-    scalars, tiles, constants: `cols + (row * s + x_ptr)` as `x_ptr + row * s + cols`), a loop over tile or task indices as the
-    strided loop, a pointer a loop advances (`ptrs += BLOCK * s`) as the address indexed by the
-    loop's variable, and an address bound once to a local (`ptrs = base + offs`; `tl.load(ptrs,
-    ...)`) as the expression at the access, and a pointer parameter moved once at the top
-    (`x_ptr += row * stride`) as the parameter plus that offset wherever it is read after. The
-    detectors then match the idiom whichever way its author wrote it; lines are kept."""
+    """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`; a pointer
+    parameter moved once at the top (`x_ptr += row * stride`) as the parameter plus that offset
+    wherever it is read after; a tensor method as the tl builtin (`x.sum(axis=1)` as
+    `tl.sum(x, axis=1)`); `tl.cast(x, T)` as `x.to(T)`; `tl.expand_dims(x, 1)` as `x[:, None]`; an
+    expanded sum or product as the sum or product of expanded tiles (`(rows * s)[:, None]` as
+    `rows[:, None] * s`); a chain of `+` in one order (pointer, scalars, tiles, constants:
+    `cols + (row * s + x_ptr)` as `x_ptr + row * s + cols`); a tl builtin's mask, other or axis
+    passed by position as the keyword; a loop over tile or task indices as the strided loop; a
+    pointer a loop advances (`ptrs += BLOCK * s`) as the address indexed by the loop's variable;
+    and an address bound once to a local (`ptrs = base + offs`; `tl.load(ptrs, ...)`) as the
+    expression at the access. The detectors then match the idiom whichever way its author wrote
+    it; lines are kept."""
     for node in ast.walk(fn):
         for field_name in ("body", "orelse"):
             block = getattr(node, field_name, None)
@@ -327,6 +328,12 @@ def _scalar_locals(fn: ast.FunctionDef) -> set[str]:
     return scalars
 
 
+def _scalar_term(node: ast.expr, scalars: set[str]) -> bool:
+    """Arithmetic of scalars only (`_scalar_locals`), casts and program ids: no tile shape."""
+    return not (names_in(node) - scalars) and all(
+        call_name(c) in ("to", "program_id", "num_programs") for c in ast.walk(node) if isinstance(c, ast.Call))
+
+
 class _ExpansionInward(ast.NodeTransformer):
     """`(rows * stride + base)[:, None]` as `rows[:, None] * stride + base`: the new axis moved onto
     the tiles of an arithmetic expression, scalars (parameters, constants, locals made of them) left
@@ -338,9 +345,7 @@ class _ExpansionInward(ast.NodeTransformer):
         self.scalars = _scalar_locals(fn)
 
     def _scalar(self, node: ast.expr) -> bool:
-        return isinstance(node, ast.Constant) or not (names_in(node) - self.scalars) and not any(
-            isinstance(c, ast.Call) and call_name(c) not in ("to", "program_id", "num_programs")
-            for c in ast.walk(node))
+        return isinstance(node, ast.Constant) or _scalar_term(node, self.scalars)
 
     def _inward(self, node: ast.expr, index: ast.expr, like: ast.AST) -> ast.expr:
         if isinstance(node, ast.BinOp) and isinstance(node.op, self._OPS):
@@ -372,11 +377,7 @@ class _OrderedSums(ast.NodeTransformer):
             return 3
         if isinstance(term, ast.Name) and term.id in self.bases:
             return 0
-        calls = [c for c in ast.walk(term) if isinstance(c, ast.Call)]
-        if not (names_in(term) - self.scalars) and all(call_name(c) in ("to", "program_id", "num_programs")
-                                                        for c in calls):
-            return 1
-        return 2
+        return 1 if _scalar_term(term, self.scalars) else 2
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
@@ -652,7 +653,6 @@ def _rebased_parameters(fn: ast.FunctionDef) -> None:
         holder = ast.Module(body=later, type_ignores=[])
         _replace_reads(holder, name, moved)
         del fn.body[at]
-        stores[name] -= 1
 
 
 def _inline_addresses(fn: ast.FunctionDef) -> None:
