@@ -258,3 +258,11 @@ def test_a_select_not_carried_across_steps_is_no_segment_search():
                                "tl.store(out_ptr + offs, tl.where(inside, y0, 0.0), mask=m)")
     assert plain != TONE_CURVE
     assert "common-linear-table-scan" not in _cards(plain)
+
+
+def test_a_data_bound_compare_reads_the_same_written_either_way_round():
+    # both sides index a tile (`p` positions, `last` one value per column): which side is written
+    # first must not decide whether the loaded side is data
+    reversed_ = SCAN.replace("p[:, None] <= last[None, :]", "last[None, :] >= p[:, None]")
+    assert reversed_ != SCAN
+    assert "common-causal-full-scan" not in _cards(reversed_)

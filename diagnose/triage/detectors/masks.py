@@ -401,7 +401,10 @@ def _index_vs_index(kernel: JitKernel, cond: ast.expr) -> list[ast.Compare]:
         if len(sides) != 2 or not indexed[0] and not indexed[1]:
             continue
         other = names[1] if indexed[0] else names[0]
-        if other and not other <= params and not _loaded(kernel, sides[1 if indexed[0] else 0]):
+        # positions on both sides: the compare reads the same whichever side is written first
+        data = [_loaded(kernel, side) for side in sides] if all(indexed) else [
+            _loaded(kernel, sides[1 if indexed[0] else 0])]
+        if other and not other <= params and not any(data):
             out.append(cmp)
         elif any(_tile_difference(side, tiles) and not indexed[1 - i] for i, side in enumerate(sides)) \
                 and not _loaded(kernel, cmp):
