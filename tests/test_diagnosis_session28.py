@@ -266,3 +266,61 @@ def test_a_data_bound_compare_reads_the_same_written_either_way_round():
     reversed_ = SCAN.replace("p[:, None] <= last[None, :]", "last[None, :] >= p[:, None]")
     assert reversed_ != SCAN
     assert "common-causal-full-scan" not in _cards(reversed_)
+
+
+# ---- a counted while loop, and a detector that cannot read a construct
+
+WHILE_WALK = HEADER + textwrap.dedent('''
+    @triton.jit
+    def mean_kernel(x_ptr, out_ptr, N, stride_row):
+        row = tl.program_id(0)
+        acc = 0.0
+        i = 0
+        while i < N:
+            acc += tl.load(x_ptr + row * stride_row + i).to(tl.float32)
+            i += 1
+        tl.store(out_ptr + row, acc / N)
+
+    def run(x):
+        out = torch.empty(x.shape[0], device=x.device, dtype=torch.float32)
+        mean_kernel[(x.shape[0],)](x, out, x.shape[1], x.stride(0))
+        return out
+''')
+
+
+def test_a_counted_while_loop_reads_as_the_for_loop_it_spells():
+    as_for = WHILE_WALK.replace("    i = 0\n    while i < N:", "    for i in range(0, N):").replace(
+        "        i += 1\n", "")
+    assert "while" not in as_for
+    assert _body(WHILE_WALK, "mean_kernel") .replace("pass\n    ", "") == _body(as_for, "mean_kernel")
+    assert _cards(WHILE_WALK)[0] == "cuda-scalar-element-loop"
+    # the loop's variable read after it holds the bound, not the last step: left as a while loop
+    read_after = WHILE_WALK.replace("tl.store(out_ptr + row, acc / N)", "tl.store(out_ptr + row, acc / i)")
+    assert "while" in _body(read_after, "mean_kernel")
+
+
+def test_for_as_while_keeps_the_first_finding_of_development_kernels():
+    for case in ("mean-scalar-element-loop", "logsumexp-two-pass-row-reload"):
+        source = (DEFECTS / case / "slow.py").read_text()
+        assert _cards(_respelled(source, "for-as-while"))[0] == _cards(source)[0]
+
+
+def test_a_while_loop_around_a_for_loop_does_not_end_the_triage():
+    nested = HEADER + textwrap.dedent('''
+        @triton.jit
+        def k(x_ptr, out_ptr, n, steps, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            s = tl.program_id(0)
+            while s < steps:
+                acc = tl.zeros([BLOCK], dtype=tl.float32)
+                for t in range(0, s):
+                    acc += tl.load(x_ptr + t * n + offs, mask=offs < n, other=0.0)
+                tl.store(out_ptr + s * n + offs, acc, mask=offs < n)
+                s += tl.num_programs(0)
+    ''')
+    # `s` is read after the loop, so the while loop stays one: the detectors meet it as written
+    kept = nested.replace("        s += tl.num_programs(0)\n", "        s += tl.num_programs(0)\n    tl.store(out_ptr, s)\n")
+    assert kept != nested and "while" in _body(kept, "k")
+    for source in (nested, kept):
+        result = triage(source, "k.py", "cuda")
+        assert "could not read" not in result.reason

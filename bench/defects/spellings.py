@@ -954,6 +954,40 @@ def _rebound_between(fn: ast.FunctionDef, first: ast.stmt, call: ast.Call) -> se
     return out
 
 
+def for_as_while(tree: ast.Module) -> bool:
+    """`for k in range(a, b, s)` inside @triton.jit functions (k not assigned in the body, a
+    positive step) written `k = a` then `while k < b:` with `k += s` at the body's end."""
+    changed = False
+    for fn in _jit_functions(tree):
+        for node in list(ast.walk(fn)):
+            for field in ("body", "orelse"):
+                block = getattr(node, field, None)
+                if not isinstance(block, list):
+                    continue
+                for stmt in list(block):
+                    if not (isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name)
+                            and isinstance(stmt.iter, ast.Call) and ast.unparse(stmt.iter.func) == "range"
+                            and 1 <= len(stmt.iter.args) <= 3 and not stmt.orelse):
+                        continue
+                    args = stmt.iter.args
+                    if len(args) == 3 and not (isinstance(args[2], ast.Constant) and args[2].value > 0
+                                               or isinstance(args[2], ast.Name)):
+                        continue  # a negative or computed step may count down
+                    var = stmt.target.id
+                    at = block.index(stmt)
+                    if var in _assigned(stmt.body) or any(_uses(later, var) for later in block[at + 1:]):
+                        continue  # after a for loop its variable holds the last value, after a while the bound
+                    start = args[0] if len(args) > 1 else ast.Constant(0)
+                    end = args[1] if len(args) > 1 else args[0]
+                    step = args[2] if len(args) == 3 else ast.Constant(1)
+                    loop = ast.While(ast.Compare(ast.Name(var, ast.Load()), [ast.Lt()], [end]),
+                                     stmt.body + [ast.AugAssign(ast.Name(var, ast.Store()), ast.Add(), step)], [])
+                    block[at:at + 1] = [ast.copy_location(ast.Assign([ast.Name(var, ast.Store())], start), stmt),
+                                        ast.copy_location(loop, stmt)]
+                    changed = True
+    return changed
+
+
 def _move_launch_constants(tree: ast.Module, decorate, with_options: bool = True) -> bool:
     """Constant constexpr launch keywords (and num_warps / num_stages) of a kernel launched once move
     into a decorator built by `decorate(kernel, {name: value}, {option: value})`."""
@@ -1240,6 +1274,7 @@ REWRITES: dict[str, Rewrite] = {
     "scale-before-expand": scale_before_expand,
     "sum-temporaries": sum_temporaries,
     "masks-inline": masks_inline,
+    "for-as-while": for_as_while,
 }
 
 

@@ -198,6 +198,7 @@ def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
     detectors = all_detectors()
     findings: list[Finding] = []
     failures: list[str] = []
+    broken: list[str] = []  # detectors that raised on this kernel's code: skipped and named
     for detector_id in sorted({c.detector for c in cards if c.detector}):
         det = detectors.get(detector_id)
         if det is None or backend not in det.backends:
@@ -208,6 +209,9 @@ def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
         except RecursionError:
             failures.append(detector_id)  # pathological nesting: skip, report, keep going
             continue
+        except Exception as exc:  # noqa: BLE001 - one reading's blind spot must not end the diagnosis
+            broken.append(f"{detector_id} ({type(exc).__name__})")
+            continue
         findings += [_finding(card, m, path, module) for m in matches]
     moved = apply_priors(findings, priors or {}, SUFFICIENT_CONFIDENCE)
     # equal confidence: evidence about this kernel before the fallback guess, then source order
@@ -217,6 +221,8 @@ def triage(source: str, path: str = "<kernel>", backend: str = "cuda",
         reason += f" Learned priors from optimize runs shifted {moved} hypothesis confidence(s)."
     if failures:
         reason += f" Detectors skipped on deeply nested code: {', '.join(failures)}."
+    if broken:
+        reason += f" Detectors that could not read this kernel's code were skipped: {', '.join(broken)}."
     return TierResult(TIER, TIER_NAME, findings, sufficient, reason,
                       elapsed_s=round(time.perf_counter() - started, 4))
 

@@ -961,7 +961,7 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
             bound = depends_on(kernel, loop.iter)
             direct = any(isinstance(c, ast.Call) and call_name(c) == "program_id"
                          for c in ast.walk(loop.iter))
-            enclosing = {n.id for outer_loop in _loops_around(kernel, loop)
+            enclosing = {n.id for outer_loop in _loops_around(kernel, loop) if isinstance(outer_loop, ast.For)
                          for n in ast.walk(outer_loop.target) if isinstance(n, ast.Name)}
             triangular = sorted((bound | names_in(loop.iter)) & enclosing)
             if not direct and not bound & pids and not triangular:

@@ -226,7 +226,8 @@ MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic
 
 
 def _canonical_spellings(fn: ast.FunctionDef) -> None:
-    """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`; a pointer
+    """Read equivalent spellings of a kernel body as one: `acc = acc + x` as `acc += x`; a counted
+    while loop (`k = a; while k < b: ...; k += s`) as `for k in range(a, b, s)`; a pointer
     parameter moved once at the top (`x_ptr += row * stride`) as the parameter plus that offset
     wherever it is read after; a tensor method as the tl builtin (`x.sum(axis=1)` as
     `tl.sum(x, axis=1)`); `tl.cast(x, T)` as `x.to(T)`; `tl.expand_dims(x, 1)` as `x[:, None]`; an
@@ -243,6 +244,7 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
             block = getattr(node, field_name, None)
             if isinstance(block, list):
                 block[:] = [_as_augmented(one) for stmt in block for one in _as_single_assigns(stmt)]
+    _counted_whiles_as_for(fn)
     _rebased_parameters(fn)
     _MethodsAsBuiltins(fn).visit(fn)
     _CastAsMethod().visit(fn)
@@ -627,6 +629,54 @@ def _name_positional(call: ast.Call) -> None:
         return
     call.keywords = [ast.keyword(name, value) for name, value in zip(names, extra, strict=False)] + call.keywords
     del call.args[first:]
+
+
+def _counted_whiles_as_for(fn: ast.FunctionDef) -> None:
+    """`k = a` then `while k < b:` whose body ends with `k += s` (k stored nowhere else in the
+    loop, s and b not changed by it, k not read after the loop before it is bound again) as
+    `for k in range(a, b, s)`: the same walk, in the form the detectors read."""
+    for node in list(ast.walk(fn)):
+        for field_name in ("body", "orelse"):
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list):
+                continue
+            for at in range(1, len(block)):
+                loop, init = block[at], block[at - 1]
+                if not (isinstance(loop, ast.While) and not loop.orelse and loop.body
+                        and isinstance(loop.test, ast.Compare) and len(loop.test.ops) == 1
+                        and isinstance(loop.test.ops[0], ast.Lt) and isinstance(loop.test.left, ast.Name)):
+                    continue
+                var, step = loop.test.left.id, loop.body[-1]
+                if not (isinstance(init, ast.Assign) and len(init.targets) == 1
+                        and isinstance(init.targets[0], ast.Name) and init.targets[0].id == var
+                        and isinstance(step, ast.AugAssign) and isinstance(step.op, ast.Add)
+                        and isinstance(step.target, ast.Name) and step.target.id == var):
+                    continue
+                written = [n.id for s in loop.body for n in ast.walk(s) if isinstance(n, ast.Name)
+                           and isinstance(n.ctx, ast.Store)]
+                bound = loop.test.comparators[0]
+                if (names_in(step.value) | names_in(bound)) & set(written) or written.count(var) != 1 \
+                        or _read_before_bound(block[at + 1:], var):
+                    continue
+                args = [init.value, bound] + ([] if isinstance(step.value, ast.Constant) and step.value.value == 1
+                                               else [step.value])
+                walk = ast.For(target=ast.Name(var, ast.Store()),
+                               iter=ast.Call(ast.Name("range", ast.Load()), args, []),
+                               body=loop.body[:-1] or [ast.Pass()], orelse=[], type_comment=None)
+                block[at] = ast.copy_location(walk, loop)
+                block[at - 1] = ast.copy_location(ast.Pass(), init)
+
+
+def _read_before_bound(stmts: list[ast.stmt], name: str) -> bool:
+    """`name` is read by these statements (in order) before one of them binds it again."""
+    for stmt in stmts:
+        value = getattr(stmt, "value", None) if isinstance(stmt, ast.Assign) else stmt
+        if any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               for n in ast.walk(value if value is not None else stmt)):
+            return True
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return False
+    return False
 
 
 def _rebased_parameters(fn: ast.FunctionDef) -> None:
