@@ -693,14 +693,19 @@ def cast_function(tree: ast.Module) -> bool:
     return changed
 
 
-def commute_and(tree: ast.Module) -> bool:
-    """`(a < M) & (b < N)` inside @triton.jit functions written `(b < N) & (a < M)`."""
+def _swap_operands(tree: ast.Module, op: type[ast.operator]) -> bool:
+    """Every `a <op> b` inside @triton.jit functions written `b <op> a`."""
     changed = False
     for fn in _jit_functions(tree):
         for node in ast.walk(fn):
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, op):
                 node.left, node.right, changed = node.right, node.left, True
     return changed
+
+
+def commute_and(tree: ast.Module) -> bool:
+    """`(a < M) & (b < N)` inside @triton.jit functions written `(b < N) & (a < M)`."""
+    return _swap_operands(tree, ast.BitAnd)
 
 
 def zeros_as_full(tree: ast.Module) -> bool:
@@ -759,12 +764,7 @@ def load_then_where(tree: ast.Module) -> bool:
 def commute_sums(tree: ast.Module) -> bool:
     """`pid * BLOCK + tl.arange(0, BLOCK)` inside @triton.jit functions written
     `tl.arange(0, BLOCK) + pid * BLOCK` (every `+` with its operands swapped)."""
-    changed = False
-    for fn in _jit_functions(tree):
-        for node in ast.walk(fn):
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-                node.left, node.right, changed = node.right, node.left, True
-    return changed
+    return _swap_operands(tree, ast.Add)
 
 
 _METHOD_CALLS = frozenset({"sum", "max", "min", "argmax", "argmin", "exp", "log", "sqrt", "abs"})
