@@ -25,6 +25,7 @@ from diagnose.triage.detectors.model import (
     ShapeInference,
     additive_terms,
     bindings_before,
+    bound_once,
     call_name,
     is_tile,
     kwarg,
@@ -567,14 +568,9 @@ def _broadcast_distance(kernel: JitKernel, call: ast.Call) -> bool:
         return False
     values = [base] if not isinstance(base, ast.Name) else [
         getattr(st, "value", None) for st in kernel.assigns.get(base.id, [])]
-    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.Sub) and _expanded3(_bound_once(kernel, v.left))
-               and _expanded3(_bound_once(kernel, v.right)) for v in values)
+    return any(isinstance(v, ast.BinOp) and isinstance(v.op, ast.Sub) and _expanded3(bound_once(kernel, v.left))
+               and _expanded3(bound_once(kernel, v.right)) for v in values)
 
-
-def _bound_once(kernel: JitKernel, node: ast.expr) -> ast.expr:
-    """A name the kernel binds once, read as its value (`a3 = a[:, None, :]`; `a3 - b3`)."""
-    stmts = kernel.assigns.get(node.id, []) if isinstance(node, ast.Name) else []
-    return stmts[0].value if len(stmts) == 1 and isinstance(stmts[0], ast.Assign) else node
 
 
 @detector("broadcast-matmul")

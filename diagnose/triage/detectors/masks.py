@@ -26,6 +26,7 @@ from diagnose.triage.detectors.model import (
     ShapeInference,
     additive_terms,
     bindings_before,
+    bound_once,
     call_name,
     is_tile,
     kwarg,
@@ -434,8 +435,7 @@ def _loaded_under(kernel: JitKernel, name: str, cond: ast.expr) -> bool:
     """`name` is loaded with `cond` already in its mask (`x = tl.load(p, mask=keep)` before
     `tl.where(keep, x, -inf)`): the select fills what the load skipped, nothing was read for it.
     A mask bound once may be written out at the load and named at the select."""
-    bound = kernel.assigns.get(cond.id, []) if isinstance(cond, ast.Name) else []
-    spelled = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) else cond
+    spelled = bound_once(kernel, cond)
     for stmt in kernel.assigns.get(name, []):
         for call in ast.walk(stmt):
             mask = kwarg(call, "mask") if isinstance(call, ast.Call) and call_name(call) == "load" else None

@@ -13,13 +13,13 @@ from diagnose.triage.detectors.model import (
     KernelModule,
     ShapeInference,
     additive_terms,
-    bindings_before,
     call_name,
     constexpr_values,
     is_tile,
     kwarg,
     name_node,
     names_in,
+    reaching_binding,
 )
 
 
@@ -545,11 +545,6 @@ def _fill_of(value: ast.expr | None) -> tuple[ast.expr, ast.expr, str] | None:
     return None
 
 
-def _ran_at(kernel: JitKernel, stmt: ast.stmt) -> int:
-    position = kernel.position(stmt)
-    return -1 if position is None else position
-
-
 @detector("where-after-load")
 def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
     """A `tl.where(mask, x, fill)` whose `x` already holds `fill` wherever `mask` is false: the
@@ -560,8 +555,7 @@ def where_after_masked_load(module: KernelModule, backend: str) -> list[Match]:
             if len(where.args) != 3 or not isinstance(where.args[1], ast.Name):
                 continue
             cond, value, fill = where.args
-            before = bindings_before(kernel, value.id, where)
-            reaching = max(before, key=lambda s: _ran_at(kernel, s), default=None)
+            reaching = reaching_binding(kernel, value.id, where)
             found = _fill_of(getattr(reaching, "value", None)) if isinstance(reaching, ast.Assign) else None
             if found is None or reaching.value is where:  # type: ignore[union-attr]
                 continue

@@ -249,8 +249,9 @@ def _canonical_spellings(fn: ast.FunctionDef) -> None:
     _MethodsAsBuiltins(fn).visit(fn)
     _CastAsMethod().visit(fn)
     _ExpandDimsAsIndex().visit(fn)
-    _ExpansionInward(fn).visit(fn)
-    _OrderedSums(fn).visit(fn)
+    scalars = _scalar_locals(fn)  # neither pass below binds names: one reading serves both
+    _ExpansionInward(scalars).visit(fn)
+    _OrderedSums(fn, scalars).visit(fn)
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             _name_positional(node)
@@ -343,8 +344,8 @@ class _ExpansionInward(ast.NodeTransformer):
 
     _OPS = (ast.Add, ast.Sub, ast.Mult)  # a division or remainder is an index decode: kept whole
 
-    def __init__(self, fn: ast.FunctionDef) -> None:
-        self.scalars = _scalar_locals(fn)
+    def __init__(self, scalars: set[str]) -> None:
+        self.scalars = scalars
 
     def _scalar(self, node: ast.expr) -> bool:
         return isinstance(node, ast.Constant) or _scalar_term(node, self.scalars)
@@ -370,8 +371,8 @@ class _OrderedSums(ast.NodeTransformer):
     and other values, then constants; terms of one kind keep their order. `offs + start` reads as
     `start + offs` and `1 + (p * 3 + src)` as `src + p * 3 + 1`."""
 
-    def __init__(self, fn: ast.FunctionDef) -> None:
-        self.scalars = _scalar_locals(fn)
+    def __init__(self, fn: ast.FunctionDef, scalars: set[str]) -> None:
+        self.scalars = scalars
         self.bases = _pointer_names(fn)
 
     def _kind(self, term: ast.expr) -> int:
@@ -1979,6 +1980,17 @@ def bindings_before(kernel: JitKernel, name: str, at: ast.AST | int) -> list[ast
         line = at if isinstance(at, int) else getattr(at, "lineno", 10**9)
         before = [s for s in stmts if s.lineno < line]
     return before if before or len(stmts) != 1 else list(stmts)
+
+
+def reaching_binding(kernel: JitKernel, name: str, at: ast.AST) -> ast.stmt | None:
+    """The statement assigning `name` that last ran before `at` (see bindings_before)."""
+    return max(bindings_before(kernel, name, at), key=lambda s: _or_first(kernel.position(s)), default=None)
+
+
+def bound_once(kernel: JitKernel, node: ast.expr) -> ast.expr:
+    """A name the kernel binds once by a plain assignment, read as its value; anything else as it is."""
+    stmts = kernel.assigns.get(node.id, []) if isinstance(node, ast.Name) else []
+    return stmts[0].value if len(stmts) == 1 and isinstance(stmts[0], ast.Assign) else node
 
 
 def _or_first(position: int | None) -> int:
