@@ -50,7 +50,7 @@ from diagnose.profiling.trace import programs as trace_programs
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
-from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params
+from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params, statistic_steps
 from diagnose.triage.detectors.model import build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.triage.tier import SUFFICIENT_CONFIDENCE
@@ -382,7 +382,7 @@ def tier3(ctx: Context) -> TierResult:
     guess = _measured_place(ctx.tier(2)) or estimate(ctx.target.task_dir, ctx.options.size, ctx.backend)
     result = tier3_result(ctx.capture, attribute(ctx.capture), families,
                           time.perf_counter() - started, estimate=guess, value_steps=_value_steps(ctx),
-                          partials=_partials(ctx))
+                          partials=_partials(ctx), statistics=_statistic_steps(ctx))
     _mark_not_in_ir(ctx, result)
     _mark_dot_absent(ctx)
     _mechanism_alone(result)
@@ -530,6 +530,15 @@ def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
     except (SyntaxError, ValueError):
         return frozenset()
     return partials_params(build_model(ctx.source, str(ctx.target.kernel), tree))
+
+
+def _statistic_steps(ctx: Context) -> frozenset[tuple[str, str]]:
+    """Tier 1's reading of the launcher: which pairs of launches are a statistic's two passes."""
+    try:
+        tree = ast.parse(ctx.source)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    return statistic_steps(build_model(ctx.source, str(ctx.target.kernel), tree))
 
 
 def _reread_source(ctx: Context) -> None:

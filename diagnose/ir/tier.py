@@ -6,6 +6,8 @@ hypotheses) a symptom can confirm, which is how the ladder combines evidence acr
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from diagnose.evidence import Finding, TierResult
 from diagnose.ir import IRCapture, KernelIR, Symptom
 from diagnose.ir.estimate import Estimate
@@ -128,11 +130,14 @@ COMPUTE_SYMPTOMS = ("dot-without-wgmma", "thin-k-dot", "upcast-dot", "precise-ma
 def tier3_result(capture: IRCapture, symptoms: list[Symptom],
                  card_families: dict[str, str], elapsed_s: float = 0.0,
                  estimate: Estimate | None = None, value_steps: frozenset[str] = frozenset(),
-                 partials: frozenset[tuple[str, str]] = frozenset()) -> TierResult:
+                 partials: frozenset[tuple[str, str]] = frozenset(),
+                 statistics: frozenset[tuple[str, str]] = frozenset()) -> TierResult:
     """Findings for `symptoms` of `capture`; `card_families` maps card id -> rewrite family;
     `estimate` (the task's roofline place from its cost model) discounts compute-side symptoms;
     `value_steps` are kernels whose result the host reads back (tier 1): they make a value;
-    `partials` are (kernel, parameter) pairs that write a per-program partials table (tier 1)."""
+    `partials` are (kernel, parameter) pairs that write a per-program partials table (tier 1);
+    `statistics` are (earlier, later) kernels where the later reads whole what the earlier writes
+    (tier 1): a statistic's two passes, whose hand-over and second read are the algorithm."""
     # a small grid per launch of a kernel launched many times is the launch loop's effect, and
     # a small grid of a step that makes one value for the host is that read-back's, not the cost
     symptoms = [s for s in symptoms if not (s.id == "grid-underfill"
@@ -144,8 +149,8 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
             if f.evidence.get("symptom") in COMPUTE_SYMPTOMS:
                 f.evidence["weight"] = 1
                 f.evidence["memory_bound_estimate"] = estimate.sentence()
-    findings += _intermediate_findings(capture, card_families, estimate, partials)
-    findings += _host_findings(capture, card_families, value_steps)
+    findings += _intermediate_findings(capture, card_families, estimate, partials, statistics)
+    findings += _host_findings(capture, card_families, value_steps, statistics)
     standalone = _standalone(findings)
     reason = (f"The IR shows {standalone.message}, an idiom that no captured size explains "
               "away." if standalone else _reason(capture, findings))
@@ -239,7 +244,8 @@ def _weight(symptom: Symptom) -> int:
 
 def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
                            estimate: Estimate | None = None,
-                           partials: frozenset[tuple[str, str]] = frozenset()) -> list[Finding]:
+                           partials: frozenset[tuple[str, str]] = frozenset(),
+                           statistics: frozenset[tuple[str, str]] = frozenset()) -> list[Finding]:
     """One finding per buffer the launcher hands from one kernel to the next: what the
     captured launches show, not a guess from the source (tier 1 only sees the calls). A
     per-program partials table handed to its finishing reduction is the algorithm: skipped."""
@@ -247,7 +253,8 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
     family = card_families.get(card, "")
     out = []
     for hop in capture.intermediates:
-        if (hop.get("producer"), hop.get("producer_arg")) in partials:
+        if (hop.get("producer"), hop.get("producer_arg")) in partials \
+                or (hop.get("producer"), hop.get("consumer")) in statistics:
             continue
         out.append(Finding(
             tier=TIER, kind="launch-chain", card_id=card, rewrite_family=family,
@@ -292,7 +299,8 @@ def _sizeable(hop: dict) -> bool:
 
 
 def _host_findings(capture: IRCapture, card_families: dict[str, str],
-                   value_steps: frozenset[str] = frozenset()) -> list[Finding]:
+                   value_steps: frozenset[str] = frozenset(),
+                   statistics: frozenset[tuple[str, str]] = frozenset()) -> list[Finding]:
     """What the launcher's host code does around the launches, as the capture saw it: kernels
     launched more than once per call (a Python loop of launches) and whole-tensor casts or
     copies run by torch between them."""
@@ -337,6 +345,8 @@ def _host_findings(capture: IRCapture, card_families: dict[str, str],
     for reread in capture.rereads:
         if set(reread["kernels"]) & value_steps:
             continue  # one reader only makes a value for the host: the read-back is the idiom
+        if any(pair in statistics for pair in combinations(reread["kernels"], 2)):
+            continue  # the second pass needs the first's statistic whole: it reads the input again
         size, moved = reread.get("bytes"), reread.get("call_bytes")
         share = size / moved if size and moved else None
         if share is not None and share < SMALL_HANDOVER:

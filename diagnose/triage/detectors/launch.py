@@ -709,6 +709,59 @@ def _partials_tables(module: KernelModule, launch: Launch) -> set[str]:
     return out & _bound_names(module, launch, written=True)
 
 
+def _positional_names(kernel: JitKernel) -> set[str]:
+    """Names that differ from program to program: bound to a value built on `tl.program_id`,
+    and the variables of loops whose range is (`for start in range(pid * BLOCK, n, ...)`)."""
+    names = bound_to_call(kernel, "program_id")
+    loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For)]
+    changed = True
+    while changed:
+        changed = False
+        for loop in loops:
+            targets = names_in(loop.target) - names
+            if targets and ("program_id" in ast.unparse(loop.iter)
+                            or depends_on(kernel, loop.iter) & names):
+                names |= targets
+                changed = True
+        for name, stmts in kernel.assigns.items():  # `row = start // W` inside such a loop
+            if name not in names and any(depends_on(kernel, getattr(s, "value", s)) & names
+                                         for s in stmts if getattr(s, "value", None) is not None):
+                names.add(name)
+                changed = True
+    return names
+
+
+def reads_whole(module: KernelModule, launch: Launch, names: set[str]) -> bool:
+    """Whether the launch's kernel loads the buffers bound to host `names` only at addresses no
+    program position reaches (`tl.load(total)`, `tl.load(part + tl.arange(0, P))`): every
+    program needs all of what is there, a statistic over the whole of the data."""
+    kernel = module.kernels[launch.kernel]
+    params = {p for p, a in launch.args.items() if names_in(a) & names}
+    loads = [pointer for c in kernel.calls("load")
+             if (pointer := pointer_of(c)) is not None and pointer_params(kernel, pointer) & params]
+    positional = _positional_names(kernel)
+    return bool(loads) and not any("program_id" in ast.unparse(pointer)
+                                   or depends_on(kernel, pointer) & positional for pointer in loads)
+
+
+def statistic_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
+    """(earlier, later) kernels of one launcher where the later launch reads whole a buffer the
+    earlier one writes (a norm, a total, an absmax): no program of the second pass can start
+    before every program of the first has finished, so the two launches (and the input both
+    read) are the algorithm's two passes over the data, not a fusion left undone."""
+    out = set()
+    for i, later in enumerate(module.launches):
+        for earlier in module.launches[:i]:
+            if earlier.launcher is None or earlier.launcher is not later.launcher \
+                    or earlier.kernel == later.kernel:
+                continue
+            handed = (_bound_names(module, earlier, written=True)
+                      & _bound_names(module, later, written=False))
+            if handed and reads_whole(module, later, handed):
+                out.add((earlier.kernel, later.kernel))
+    return frozenset(out)
+
+
 def partials_params(module: KernelModule) -> frozenset[tuple[str, str]]:
     """(kernel, pointer parameter) of every per-program partials table a launch writes."""
     out = set()
@@ -758,6 +811,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     continue  # a per-program partials table and its finishing reduction
                 if shared and _cast_step(module, earlier, later):
                     continue  # a cast kernel's round trip: the host-casts finding names it
+                if shared and reads_whole(module, later, shared):
+                    continue  # a statistic every program of the second pass needs whole
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -926,6 +981,9 @@ def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
                     & _bound_names(module, later, written=False) & inputs)
             same_call = [ast.unparse(a) for a in earlier.call.args] == \
                 [ast.unparse(a) for a in later.call.args]
+            handed = _bound_names(module, earlier, written=True) & _bound_names(module, later, written=False)
+            if handed and reads_whole(module, later, handed):
+                continue  # the second pass needs the first's statistic: it must read the input again
             if both and not same_call:  # the same call twice repeats work, it re-reads nothing new
                 return [_launch_match(
                     module, later, "multi-launch", 0.6,

@@ -1,0 +1,164 @@
+"""Session 29's general readings (issue 12), from round 37's development misses.
+
+A launch that reads whole what an earlier launch wrote (`tl.load(total)`, or every entry of a
+partials table at addresses no program position reaches) needs that statistic complete before
+any of its programs starts: the two launches are a norm's, an absmax's, a kinetic energy's two
+passes over the data, and the input both read is read twice by the algorithm, not by a fusion
+left undone. Neither tier 1 nor tier 3's host view names such a pair as unfused launches; a
+statistic each program reads at its own row (`tl.load(stats + row)`) still can be fused."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from diagnose.triage import triage
+from diagnose.triage.detectors.launch import statistic_steps
+from diagnose.triage.detectors.model import build_model
+from tests.test_ladder import climb, make_task
+
+HEADER = "import torch, triton, triton.language as tl\n"
+
+# the sum of squares of the whole input (one atomic per block), then a pass that scales every
+# element by the norm: each program of the second launch reads the total
+NORM_THEN_SCALE = HEADER + '''
+
+@triton.jit
+def sumsq_kernel(x_ptr, total_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.atomic_add(total_ptr, tl.sum(x * x, axis=0))
+
+
+@triton.jit
+def scale_kernel(x_ptr, total_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inv = 1.0 / tl.sqrt(tl.load(total_ptr) / n)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + offs, x * inv, mask=offs < n)
+
+
+def run(x):
+    n = x.numel()
+    total = torch.zeros(1, device=x.device, dtype=torch.float32)
+    out = torch.empty_like(x)
+    grid = (triton.cdiv(n, 1024),)
+    sumsq_kernel[grid](x, total, n, BLOCK=1024)
+    scale_kernel[grid](x, total, out, n, BLOCK=1024)
+    return out
+'''
+
+# per-row statistics, each read back by the program of its own row: one program per row could
+# keep the row's max in registers and skip the round trip
+ROW_STATS = HEADER + '''
+
+@triton.jit
+def row_max_kernel(x_ptr, stats_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n + cols, mask=cols < n, other=float("-inf"))
+    tl.store(stats_ptr + row, tl.max(x, axis=0))
+
+
+@triton.jit
+def shift_kernel(x_ptr, stats_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = tl.load(stats_ptr + row)
+    x = tl.load(x_ptr + row * n + cols, mask=cols < n, other=0.0)
+    tl.store(out_ptr + row * n + cols, tl.exp(x - m), mask=cols < n)
+
+
+def run(x):
+    rows, n = x.shape
+    stats = torch.empty(rows, device=x.device, dtype=torch.float32)
+    out = torch.empty_like(x)
+    row_max_kernel[(rows,)](x, stats, n, BLOCK=1024)
+    shift_kernel[(rows,)](x, stats, out, n, BLOCK=1024)
+    return out
+'''
+
+# one program sums its strided share of the whole input into a partials table; the second
+# launch sums the table in every program (no program position in the address), then rescales
+PARTIALS_THEN_RESCALE = HEADER + '''
+
+@triton.jit
+def energy_kernel(v_ptr, part_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(pid * BLOCK, n, tl.num_programs(0) * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        v = tl.load(v_ptr + offs, mask=offs < n, other=0.0)
+        acc += v * v
+    tl.store(part_ptr + pid, tl.sum(acc, axis=0))
+
+
+@triton.jit
+def rescale_kernel(v_ptr, part_ptr, out_ptr, n, P: tl.constexpr, BLOCK: tl.constexpr):
+    p = tl.arange(0, P)
+    lam = tl.sqrt(1.0 + 0.02 / (tl.sum(tl.load(part_ptr + p), axis=0) + 1.0))
+    for start in range(tl.program_id(0) * BLOCK, n, tl.num_programs(0) * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, tl.load(v_ptr + offs, mask=offs < n) * lam, mask=offs < n)
+
+
+def run(v):
+    n = v.numel()
+    part = torch.empty(1, device=v.device, dtype=torch.float32)
+    out = torch.empty_like(v)
+    energy_kernel[(1,)](v, part, n, BLOCK=1024)
+    rescale_kernel[(40,)](v, part, out, n, P=1, BLOCK=1024)
+    return out
+'''
+
+
+def _cards(source: str) -> list[str]:
+    return [f.card_id for f in triage(source, "k.py", "cuda").findings]
+
+
+def _steps(source: str) -> frozenset[tuple[str, str]]:
+    return statistic_steps(build_model(source, "k.py", ast.parse(source)))
+
+
+def test_a_statistic_every_program_reads_whole_is_no_unfused_pair():
+    assert _steps(NORM_THEN_SCALE) == {("sumsq_kernel", "scale_kernel")}
+    assert "common-unfused-launches" not in _cards(NORM_THEN_SCALE)
+
+
+def test_a_statistic_read_at_each_programs_own_row_can_still_be_fused():
+    assert _steps(ROW_STATS) == frozenset()
+    assert "common-unfused-launches" in _cards(ROW_STATS)
+
+
+def test_the_same_input_read_again_after_a_whole_statistic_is_the_second_pass():
+    """The reread path (no intermediate named: the table is a partials table) is the same pair."""
+    assert _steps(PARTIALS_THEN_RESCALE) == {("energy_kernel", "rescale_kernel")}
+    assert "common-unfused-launches" not in _cards(PARTIALS_THEN_RESCALE)
+    # a strided loop's variable is a program position: a share of the data, not the whole
+    per_program = PARTIALS_THEN_RESCALE.replace("tl.load(part_ptr + p)", "tl.load(part_ptr + start + p * 0)")
+    assert _steps(per_program) == frozenset()
+
+
+NORM_TASK = '''
+import torch
+META = {"name": "norm", "sizes": {"small": {"N": 1 << 16}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(1 << 16, generator=g),)
+def reference(x):
+    return x / torch.sqrt((x * x).sum() / x.numel())
+'''
+
+
+@pytest.mark.slow
+def test_the_ir_host_view_does_not_fuse_a_statistics_two_passes(tmp_path, monkeypatch):
+    """Captured for real: x goes to both launches and `total` from one to the other, yet tier 3
+    names no reread and no hand-over of the two passes."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    folder = make_task(tmp_path, "norm", NORM_TASK, NORM_THEN_SCALE)
+    d = climb(folder, max_tier=3, trace=False)
+    tier3 = next(t for t in d.tiers if t.tier == 3)
+    assert not tier3.skipped, tier3.skip_reason
+    kinds = [f.evidence.get("symptom") for f in tier3.findings]
+    assert "input-reread" not in kinds and "intermediate-buffer" not in kinds, kinds
