@@ -140,9 +140,12 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
     (tier 1): a statistic's two passes, whose hand-over and second read are the algorithm."""
     # a small grid per launch of a kernel launched many times is the launch loop's effect, and
     # a small grid of a step that makes one value for the host is that read-back's, not the cost
+    # (so is the small grid of a finishing step that sums a partials table another launch wrote)
+    finishing = {hop.get("consumer") for hop in capture.intermediates
+                 if (hop.get("producer"), hop.get("producer_arg")) in partials}
     symptoms = [s for s in symptoms if not (s.id == "grid-underfill"
                                             and (capture.launch_counts.get(s.kernel, 1) > 1
-                                                 or s.kernel in value_steps))]
+                                                 or s.kernel in value_steps | finishing))]
     findings = [_finding(s, capture, card_families) for s in symptoms]
     if estimate is not None and estimate.memory_bound:
         for f in findings:

@@ -1062,6 +1062,15 @@ def _partial_grid(programs: int, units: int, backend: str) -> float:
     return round(PARTIAL_GRID * min(1.0, idle / (1 - UNDERFILL_FRACTION)), 2)
 
 
+def _finishes_partials(module: KernelModule, launch: Launch) -> set[str]:
+    """Host names of per-program partials tables an earlier launch of the same launcher wrote
+    and this launch reads: it is the finishing step of a two-stage reduction."""
+    earlier = [e for e in module.launches if e.launcher is not None
+               and e.launcher is launch.launcher and e.line < launch.line]
+    tables = {n for e in earlier for n in _partials_tables(module, e)}
+    return tables & _bound_names(module, launch, written=False) if tables else set()
+
+
 @detector("small-grid")
 def small_grid(module: KernelModule, backend: str) -> list[Match]:
     """A launch of fewer programs than the GPU has SMs (an NPU: vector cores), each looping over
@@ -1087,16 +1096,21 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
         # the data: the read-back, not its grid, is what the call waits on
         read_back = launch.launcher is not None and bool(
             {n for a in launch.args.values() for n in names_in(a)} & host_read_names(launch.launcher))
+        finishing = _finishes_partials(module, launch)
         matches.append(_launch_match(
             module, launch, "small-grid",
-            0.35 if serial else 0.4 if read_back else 0.75 if few else _partial_grid(programs, units, backend),
+            0.35 if serial else 0.4 if read_back or finishing else 0.75 if few
+            else _partial_grid(programs, units, backend),
             f"`{launch.kernel}` is launched with {programs} programs for the {units} {unit}, and each "
             f"program loops over its share: {units - programs} of them idle while the busy ones "
             + ("stream the whole tensor through their own unified buffer." if backend == "ascend"
                else "have one program's warps to hide memory latency.")
             + (" Its loop is a serial recurrence, though: each step loads at an address the last "
                "step's reduction over the whole tile chose, so programs could share the steps "
-               "only through a grid-wide barrier per step." if serial else ""),
+               "only through a grid-wide barrier per step." if serial else "")
+            + (f" It sums the per-program partials ({', '.join(sorted(finishing))}) an earlier launch "
+               "wrote, though: the finishing step of a two-stage reduction, as long as the first "
+               "stage's grid makes that table." if finishing else ""),
             ["profile: programs launched below the core count at the measured size",
              "msprof: one or few cores busy, aiv_mte2 bandwidth of one core" if backend == "ascend"
              else "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
