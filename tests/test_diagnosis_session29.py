@@ -5,7 +5,10 @@ partials table at addresses no program position reaches) needs that statistic co
 any of its programs starts: the two launches are a norm's, an absmax's, a kinetic energy's two
 passes over the data, and the input both read is read twice by the algorithm, not by a fusion
 left undone. Neither tier 1 nor tier 3's host view names such a pair as unfused launches; a
-statistic each program reads at its own row (`tl.load(stats + row)`) still can be fused."""
+statistic each program reads at its own row (`tl.load(stats + row)`) still can be fused.
+In the same way, a one-program launch that sums a per-program partials table an earlier launch
+wrote is the finishing step of a two-stage reduction: its small grid follows from the first
+stage's grid and is not named as the cost (tier 1 lowers it, tier 3 leaves its symptom out)."""
 
 from __future__ import annotations
 
