@@ -209,3 +209,40 @@ def test_the_small_grid_of_a_partials_tables_finishing_step_is_not_the_cost():
     # the same one-program loop over data no earlier launch made per program: the underfill
     alone = ROWS_THEN_FINISH.replace("finish_kernel[(1,)](part,", "finish_kernel[(1,)](x,")
     assert _underfill(alone) >= 0.75
+
+
+# an Ascend bit-field test on loaded data: the compare is of integers (not an index tile), and
+# it feeds a select, which the vector unit cannot build from an integer compare
+QA_MASK = HEADER + '''
+
+@triton.jit
+def qa_mask_kernel(sr, qa, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inb = offs < n
+    bits = tl.load(qa + offs, mask=inb, other=1).to(tl.int32) & 31
+    clear = bits == 0
+    dn = tl.load(sr + offs, mask=inb, other=0).to(tl.float32)
+    tl.store(out + offs, tl.where(clear, dn * 2.75e-5 - 0.2, 0.0), mask=inb)
+
+
+def run(sr, qa):
+    out = torch.empty(sr.shape, device=sr.device, dtype=torch.float32)
+    qa_mask_kernel[(triton.cdiv(sr.numel(), 4096),)](sr, qa, out, sr.numel(), BLOCK=4096)
+    return out
+'''
+
+
+def _ascend_cards(source: str) -> list[str]:
+    return [f.card_id for f in triage(source, "k.py", "ascend").findings]
+
+
+def test_an_integer_bit_field_compare_feeding_a_select_is_an_int_compare_where():
+    assert "ascend-int-compare-where" in _ascend_cards(QA_MASK)
+    # the same test on a value cast to fp32 first is the fix: no integer compare left
+    fixed = QA_MASK.replace("clear = bits == 0", "clear = bits.to(tl.float32) == 0.0")
+    assert "ascend-int-compare-where" not in _ascend_cards(fixed)
+    # a float value against a float, joined with `&` to another float test: booleans, not bits
+    floats = QA_MASK.replace("clear = bits == 0", "clear = (dn > 0.0) & (dn < 1.0)").replace(
+        "    dn = tl.load(sr + offs, mask=inb, other=0).to(tl.float32)\n", "").replace(
+        "    bits = ", "    dn = tl.load(sr + offs, mask=inb, other=0).to(tl.float32)\n    bits = ")
+    assert "ascend-int-compare-where" not in _ascend_cards(floats)

@@ -262,6 +262,30 @@ def _conjuncts(kernel: JitKernel, cond: ast.expr | None, line: ast.AST | int) ->
     return [cond] if cond is not None else []
 
 
+_INT_CAST = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _integer_valued(kernel: JitKernel, node: ast.expr, line: ast.AST, depth: int = 0) -> bool:
+    """An integer tile that is not an index: a value cast to an integer dtype (`.to(tl.int32)`),
+    a bit-field test (`qa & 0b11111`, `x >> 3`), or a name bound once to one of these."""
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Name):
+        stmts = bindings_before(kernel, node.id, line)
+        value = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
+        return value is not None and _integer_valued(kernel, value, line, depth + 1)
+    if isinstance(node, ast.Call) and call_name(node) == "to" and node.args:
+        return ast.unparse(node.args[0]).rsplit(".", 1)[-1] in _INT_CAST
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.LShift | ast.RShift | ast.BitXor):
+            return True
+        if isinstance(node.op, ast.BitAnd | ast.BitOr):  # a mask of bits, not of booleans
+            sides = (node.left, node.right)
+            return any(isinstance(x, ast.Constant) and type(x.value) is int for x in sides) or any(
+                _integer_valued(kernel, x, line, depth + 1) for x in sides)
+    return False
+
+
 @detector("where-int-compare", ("ascend",))
 def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -272,15 +296,17 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
             compares = [c for c in _conjuncts(kernel, where.args[0] if where.args else None, where)
                         if isinstance(c, ast.Compare) and "float" not in ast.unparse(c)
                         and is_tile(shapes.shape(c, where.lineno))
-                        and any(_is_index(op, indices) for op in [c.left, *c.comparators])]
+                        and any(_is_index(op, indices) or _integer_valued(kernel, op, where)
+                                for op in [c.left, *c.comparators])]
             if not compares:
                 continue
             cond = compares[0]
             matches.append(_match(
                 module, kernel, where, "where-int-compare", 0.55,
                 f"`tl.where` in `{kernel.name}` selects on `{ast.unparse(cond)}`, a compare of an integer "
-                "index tile; the A2/A3 vector unit has no int32/int64 compare, so it runs "
-                "on the scalar unit.",
+                + ("index tile" if any(_is_index(op, indices) for op in [cond.left, *cond.comparators])
+                   else "tile (an integer value, not an index)")
+                + "; the A2/A3 vector unit has no int32/int64 compare, so it runs on the scalar unit.",
                 ["msprof: aiv_scalar_ratio high at this kernel",
                  "code hotspot: scalar instructions mapped to this line"],
                 condition=ast.unparse(cond)))
