@@ -246,3 +246,38 @@ def test_an_integer_bit_field_compare_feeding_a_select_is_an_int_compare_where()
         "    dn = tl.load(sr + offs, mask=inb, other=0).to(tl.float32)\n", "").replace(
         "    bits = ", "    dn = tl.load(sr + offs, mask=inb, other=0).to(tl.float32)\n    bits = ")
     assert "ascend-int-compare-where" not in _ascend_cards(floats)
+
+
+# a persistent grid (one program per core) walking 32-lane tiles one after another, each tile
+# a backwards recurrence over time on its lanes
+TILE_WALK = HEADER + '''
+
+@triton.jit
+def returns_kernel(rewards, discounts, out, T, B, BLOCK_B: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    for tile in range(pid, tl.cdiv(B, BLOCK_B), nprog):
+        cols = tile * BLOCK_B + tl.arange(0, BLOCK_B)
+        inb = cols < B
+        acc = tl.zeros([BLOCK_B], dtype=tl.float32)
+        for i in range(0, T):
+            offs = (T - 1 - i) * B + cols
+            acc = tl.load(rewards + offs, mask=inb, other=0.0) + tl.load(discounts + offs, mask=inb, other=0.0) * acc
+            tl.store(out + offs, acc, mask=inb)
+
+
+def run(rewards, discounts):
+    T, B = rewards.shape
+    out = torch.empty_like(rewards)
+    returns_kernel[(min(40, triton.cdiv(B, 32)),)](rewards, discounts, out, T, B, BLOCK_B=32)
+    return out
+'''
+
+
+def test_a_small_tile_each_program_walks_in_turn_outranks_the_lanes_own_recurrence():
+    findings = sorted(triage(TILE_WALK, "k.py", "ascend").findings, key=lambda f: -f.confidence)
+    assert findings[0].card_id == "common-block-size", [(f.card_id, f.confidence) for f in findings]
+    # one tile per program (no walk over tiles): the small tile is the weaker reading again
+    one = TILE_WALK.replace("for tile in range(pid, tl.cdiv(B, BLOCK_B), nprog):", "for tile in range(pid, pid + 1):")
+    block = [f for f in triage(one, "k.py", "ascend").findings if f.card_id == "common-block-size"]
+    assert block and block[0].confidence < 0.75

@@ -156,16 +156,40 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
         small = _small_tile(module, launch, extents, values, backend)
         if small is not None and not (backend == "cuda" and reduces_one_tile(kernel)):
             elements, threads = small
+            walks = _walks_tiles(kernel)
             matches.append(_launch_match(
-                module, launch, "block-size", 0.7 if elements < 32 else 0.6,
+                module, launch, "block-size", 0.75 if walks else 0.7 if elements < 32 else 0.6,
                 f"`{launch.kernel}` is launched with a {elements}-element tile "
                 f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) for "
                 f"{threads} threads: at most one element per thread, too small to keep the "
-                "lanes busy or to vectorise a single access.",
+                "lanes busy or to vectorise a single access."
+                + (" Each program walks its share of tiles one after another (the loop at line "
+                   f"{walks.lineno}), so the tile's width divides the steps every program takes "
+                   "in sequence." if walks else ""),
                 ["profile: achieved bandwidth far below peak at the large size",
                  "profile: programs launched far exceed the SM/core count"],
                 tile_elements=elements))
     return matches
+
+
+def _walks_tiles(kernel: JitKernel) -> ast.For | None:
+    """A loop that starts at the program's id and steps by more than one (`for tile in
+    range(pid, n_tiles, nprog)`) whose variable places a tl.arange tile: each program takes
+    several tiles in turn, so a small tile multiplies the steps every program walks."""
+    programs = bound_to_call(kernel, "program_id")
+    for loop in ast.walk(kernel.node):
+        if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call)
+                and call_name(loop.iter) == "range" and len(loop.iter.args) == 3):
+            continue
+        start, step = loop.iter.args[0], loop.iter.args[2]
+        if not ("program_id" in ast.unparse(start) or names_in(start) & programs) \
+                or (isinstance(step, ast.Constant) and step.value == 1):
+            continue
+        targets = names_in(loop.target)
+        if any(isinstance(stmt, ast.Assign) and "arange" in ast.unparse(stmt.value)
+               and names_in(stmt.value) & targets for stmt in ast.walk(loop)):
+            return loop
+    return None
 
 
 def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
