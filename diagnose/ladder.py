@@ -949,9 +949,18 @@ def _kindred_idiom(ctx: Context, traced: Finding, overruled: str = "") -> Findin
     finding's kindred group (not the family it overrules): the trace measured the mechanism,
     the idiom names its form."""
     kin = frozenset().union(*(g for g in KINDRED_FAMILIES if traced.rewrite_family in g))
-    return max((h for h in ctx.hypotheses() if h.rewrite_family in kin - {traced.rewrite_family, overruled}
+    return max((h for h in ctx.hypotheses() if h.rewrite_family != overruled
+                and (h.rewrite_family in kin - {traced.rewrite_family} or _discards_steps_of(h, traced))
                 and h.confidence >= SOURCE_CAUSE_CONFIDENCE and not is_fallback(h)),
                key=lambda h: h.confidence, default=None)
+
+
+def _discards_steps_of(idiom: Finding, traced: Finding) -> bool:
+    """The idiom's loop throws steps away (computed in full, then discarded by a flag) and
+    encloses the traced lines: the trace counts the steps, the idiom says most need not run."""
+    span = (idiom.evidence.get("facts") or {}).get("discarded_steps")
+    line = (traced.location or {}).get("line")
+    return bool(span) and isinstance(line, int) and span[0] <= line <= (span[1] or span[0])
 
 
 def _overruling_form(ctx: Context, traced: Finding, overruled: Finding) -> Finding | None:

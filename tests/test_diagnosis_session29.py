@@ -281,3 +281,76 @@ def test_a_small_tile_each_program_walks_in_turn_outranks_the_lanes_own_recurren
     one = TILE_WALK.replace("for tile in range(pid, tl.cdiv(B, BLOCK_B), nprog):", "for tile in range(pid, pid + 1):")
     block = [f for f in triage(one, "k.py", "ascend").findings if f.card_id == "common-block-size"]
     assert block and block[0].confidence < 0.75
+
+
+# a max-plus recurrence over every padded step, each step's result kept only while t < n
+PADDED_STEPS = HEADER + '''
+
+@triton.jit
+def viterbi_kernel(emis, lengths, trans, backptr, best, T, K, BLOCK_K: tl.constexpr):
+    b = tl.program_id(0)
+    n = tl.load(lengths + b)
+    tag = tl.arange(0, BLOCK_K)
+    ok = tag < K
+    tr = tl.load(trans + tag[:, None] * K + tag[None, :], mask=ok[:, None] & ok[None, :], other=-float("inf"))
+    score = tl.load(emis + b * T * K + tag, mask=ok, other=0.0)
+    for t in range(1, T):
+        top, idx = tl.max(score[:, None] + tr, axis=0, return_indices=True)
+        tl.store(backptr + b * T * K + t * K + tag, idx, mask=ok)
+        nxt = top + tl.load(emis + b * T * K + t * K + tag, mask=ok, other=0.0)
+        score = tl.where(t < n, nxt, score)
+    tl.store(best + b, tl.max(score, axis=0))
+
+
+def run(emis, lengths, trans):
+    B, T, K = emis.shape
+    backptr = torch.empty((B, T, K), device=emis.device, dtype=torch.int32)
+    best = torch.empty(B, device=emis.device, dtype=torch.float32)
+    viterbi_kernel[(B,)](emis, lengths, trans, backptr, best, T, K, BLOCK_K=16)
+    return best
+'''
+
+
+def test_a_step_that_loads_and_stores_then_is_discarded_by_its_flag_is_gated():
+    [gated] = [f for f in triage(PADDED_STEPS, "k.py", "cuda").findings if f.card_id == "common-gated-iteration"]
+    start, end = gated.evidence["facts"]["discarded_steps"]
+    assert start < gated.location["line"] <= end
+
+
+def test_a_traced_serial_walk_inside_a_loop_that_discards_steps_names_the_gate():
+    """The trace counts a recurrence's steps; the source says most of them are thrown away: the
+    conclusion takes the gate's form (the kindred-idiom lookup of a trace that outweighs)."""
+    from diagnose.evidence import Finding
+    from diagnose.ladder import _discards_steps_of
+
+    [gated] = [f for f in triage(PADDED_STEPS, "k.py", "cuda").findings if f.card_id == "common-gated-iteration"]
+    start, end = gated.evidence["facts"]["discarded_steps"]
+    inside = Finding(tier=1, kind="trace", card_id="common-serial-recurrence",
+                     rewrite_family="use-associative-scan", message="", confidence=0.6,
+                     location={"line": start + 2})
+    outside = Finding(tier=1, kind="trace", card_id="common-serial-recurrence",
+                      rewrite_family="use-associative-scan", message="", confidence=0.6,
+                      location={"line": end + 1})
+    assert _discards_steps_of(gated, inside) and not _discards_steps_of(gated, outside)
+
+
+@pytest.mark.slow
+def test_padded_steps_conclude_on_the_gate(tmp_path, monkeypatch):
+    """The whole ladder on the real kernel (CPU trace and IR capture): the answer is to skip the
+    discarded steps, not to scan the recurrence."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    task = '''
+import torch
+META = {"name": "viterbi", "sizes": {"small": {"B": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(64, 256, 16, generator=g), torch.randint(4, 32, (64,), generator=g),
+            torch.randn(16, 16, generator=g))
+def reference(emis, lengths, trans):
+    return None
+'''
+    folder = make_task(tmp_path, "viterbi", task, PADDED_STEPS)
+    d = climb(folder, max_tier=3, trace=True)
+    families = [d.conclusion.rewrite_family] if d.conclusion else []
+    families += [f.rewrite_family for t in d.tiers for f in t.findings if f.kind == "pattern"][:1]
+    assert families[0] == "skip-masked-tiles", (d.reason, families)

@@ -627,9 +627,10 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
             targets = names_in(loop.target)
             body = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
             loads = [c for c in body if call_name(c) == "load"]
+            stores = [c for c in body if call_name(c) == "store"]
             has_dot = any(call_name(c) == "dot" for c in body)
-            if not loads or not (has_dot or len(loads) >= 2):
-                continue
+            if not loads or not (has_dot or len(loads) + len(stores) >= 2):
+                continue  # (a load and a store per step: a step's traffic both ways)
             tested = set().union(*(names_in(n.test) for n in ast.walk(loop) if isinstance(n, ast.If | ast.While)))
             gates = [w for w in body if call_name(w) == "where" and len(w.args) == 3
                      and shapes.shape(w.args[0], w.lineno) == ()
@@ -646,7 +647,7 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
                 + (" and dots" if has_dot else "")
                 + " are paid for nothing; skip them (`if` on the flag, or loop over the kept indices).",
                 ["profile: time grows with the loop's full range, not with the kept iterations"],
-                flag=ast.unparse(gate.args[0])))
+                flag=ast.unparse(gate.args[0]), discarded_steps=[loop.lineno, loop.end_lineno]))
     return matches
 
 
