@@ -51,7 +51,7 @@ from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, Finding
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
 from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params, statistic_steps
-from diagnose.triage.detectors.model import build_model
+from diagnose.triage.detectors.model import KernelModule, build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.triage.tier import SUFFICIENT_CONFIDENCE
 from diagnose.weigh import REFINED_BY_TRACE, is_fallback, rank
@@ -523,22 +523,24 @@ def _value_steps(ctx: Context) -> frozenset[str]:
     return frozenset(str(f.get("kernel")) for f in facts if f.get("read_back"))
 
 
-def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
-    """Tier 1's reading of the launcher: which kernel parameters write per-program partials."""
+def _launcher_reading(ctx: Context, read: Callable[[KernelModule], frozenset[tuple[str, str]]]
+                      ) -> frozenset[tuple[str, str]]:
+    """Tier 1's model of the launcher, read by `read` (nothing for a source that does not parse)."""
     try:
         tree = ast.parse(ctx.source)
     except (SyntaxError, ValueError):
         return frozenset()
-    return partials_params(build_model(ctx.source, str(ctx.target.kernel), tree))
+    return read(build_model(ctx.source, str(ctx.target.kernel), tree))
+
+
+def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
+    """Tier 1's reading of the launcher: which kernel parameters write per-program partials."""
+    return _launcher_reading(ctx, partials_params)
 
 
 def _statistic_steps(ctx: Context) -> frozenset[tuple[str, str]]:
     """Tier 1's reading of the launcher: which pairs of launches are a statistic's two passes."""
-    try:
-        tree = ast.parse(ctx.source)
-    except (SyntaxError, ValueError):
-        return frozenset()
-    return statistic_steps(build_model(ctx.source, str(ctx.target.kernel), tree))
+    return _launcher_reading(ctx, statistic_steps)
 
 
 def _reread_source(ctx: Context) -> None:
