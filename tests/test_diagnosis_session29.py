@@ -277,6 +277,12 @@ def run(rewards, discounts):
 def test_a_small_tile_each_program_walks_in_turn_outranks_the_lanes_own_recurrence():
     findings = sorted(triage(TILE_WALK, "k.py", "ascend").findings, key=lambda f: -f.confidence)
     assert findings[0].card_id == "common-block-size", [(f.card_id, f.confidence) for f in findings]
+    # the tile's start bound to a temporary first (respelling `sum-temporaries`): the same walk
+    spelled = TILE_WALK.replace("cols = tile * BLOCK_B + tl.arange(0, BLOCK_B)",
+                                "first = tile * BLOCK_B\n        cols = first + tl.arange(0, BLOCK_B)")
+    assert spelled != TILE_WALK
+    findings = sorted(triage(spelled, "k.py", "ascend").findings, key=lambda f: -f.confidence)
+    assert findings[0].card_id == "common-block-size", [(f.card_id, f.confidence) for f in findings]
     # one tile per program (no walk over tiles): the small tile is the weaker reading again
     one = TILE_WALK.replace("for tile in range(pid, tl.cdiv(B, BLOCK_B), nprog):", "for tile in range(pid, pid + 1):")
     block = [f for f in triage(one, "k.py", "ascend").findings if f.card_id == "common-block-size"]

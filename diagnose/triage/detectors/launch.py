@@ -187,7 +187,8 @@ def _walks_tiles(kernel: JitKernel) -> ast.For | None:
             continue
         targets = names_in(loop.target)
         if any(isinstance(stmt, ast.Assign) and "arange" in ast.unparse(stmt.value)
-               and names_in(stmt.value) & targets for stmt in ast.walk(loop)):
+               and (names_in(stmt.value) | depends_on(kernel, stmt.value)) & targets
+               for stmt in ast.walk(loop)):
             return loop
     return None
 
