@@ -780,11 +780,15 @@ def statistic_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
             if earlier.launcher is None or earlier.launcher is not later.launcher \
                     or earlier.kernel == later.kernel:
                 continue
-            handed = (_bound_names(module, earlier, written=True)
-                      & _bound_names(module, later, written=False))
-            if handed and reads_whole(module, later, handed):
+            if _statistic_pair(module, earlier, later):
                 out.add((earlier.kernel, later.kernel))
     return frozenset(out)
+
+
+def _statistic_pair(module: KernelModule, earlier: Launch, later: Launch) -> bool:
+    """The later launch reads whole some buffer the earlier one writes (`reads_whole`)."""
+    handed = _bound_names(module, earlier, written=True) & _bound_names(module, later, written=False)
+    return bool(handed) and reads_whole(module, later, handed)
 
 
 def partials_params(module: KernelModule) -> frozenset[tuple[str, str]]:
@@ -1006,8 +1010,7 @@ def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
                     & _bound_names(module, later, written=False) & inputs)
             same_call = [ast.unparse(a) for a in earlier.call.args] == \
                 [ast.unparse(a) for a in later.call.args]
-            handed = _bound_names(module, earlier, written=True) & _bound_names(module, later, written=False)
-            if handed and reads_whole(module, later, handed):
+            if _statistic_pair(module, earlier, later):
                 continue  # the second pass needs the first's statistic: it must read the input again
             if both and not same_call:  # the same call twice repeats work, it re-reads nothing new
                 return [_launch_match(
@@ -1134,8 +1137,8 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
                "step's reduction over the whole tile chose, so programs could share the steps "
                "only through a grid-wide barrier per step." if serial else "")
             + (f" It sums the per-program partials ({', '.join(sorted(finishing))}) an earlier launch "
-               "wrote, though: the finishing step of a two-stage reduction, as long as the first "
-               "stage's grid makes that table." if finishing else ""),
+               "wrote, though: the finishing step of a two-stage reduction, whose table is as long "
+               "as the first stage's grid." if finishing else ""),
             ["profile: programs launched below the core count at the measured size",
              "msprof: one or few cores busy, aiv_mte2 bandwidth of one core" if backend == "ascend"
              else "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
