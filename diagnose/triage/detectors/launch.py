@@ -368,7 +368,8 @@ def _item_against_shared(module: KernelModule, launch: Launch) -> Match | None:
         ["profile: L2/L1 traffic a multiple of the partner set per item (bytes read far above the "
          "inputs' size)", "TTGIR: scalar loads of the item's fields, the partner tile reloaded by "
          "every program"],
-        item_line=own[0].lineno, partner_line=shared[0].lineno)
+        item_line=own[0].lineno, partner_line=shared[0].lineno,
+        partner_lines=sorted({ld.lineno for ld in shared}))
 
 
 def _holding(kernel: JitKernel, load: ast.Call) -> set[str]:

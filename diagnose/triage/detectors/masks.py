@@ -8,6 +8,7 @@ import ast
 import copy
 
 from diagnose.triage.detectors import Match, detector
+from diagnose.triage.detectors.launch import item_against_shared_tile
 from diagnose.triage.detectors.memory import (
     MEMORY_OPS,
     _is_range_loop,
@@ -16,8 +17,10 @@ from diagnose.triage.detectors.memory import (
     bound_to_call,
     depends_on,
     memory_ops,
+    orientation_bound,
     pointer_of,
     strided_fast_axis,
+    two_dimensional,
 )
 from diagnose.triage.detectors.model import (
     REDUCE_OPS,
@@ -306,13 +309,20 @@ def transposed_tile(module: KernelModule, backend: str) -> list[Match]:
             if call_name(op) != "load":
                 continue
             found = strided_fast_axis(module, kernel, op)
-            if found is None or not found[2]:
+            if found is None:
                 continue
+            bound = orientation_bound(module, kernel, op)
+            if not found[2] and not (bound and two_dimensional(kernel, op)):
+                continue  # no axis is unit-stride and the tile keeps its order: walk another axis
+            # a tile that is only reduced or stored back in its own order is better walked the
+            # other way round (strided-access says so); the transpose stays a second reading
+            how = ("while a slower axis is the contiguous one" if found[2] else
+                   "and no unit-stride axis, and its values are used in another order (a store "
+                   "or tile whose last axis is the unit-stride one)")
             matches.append(_match(
-                module, kernel, op, "transposed-tile", 0.7,
+                module, kernel, op, "transposed-tile", 0.7 if bound else 0.5,
                 f"`tl.load` in `{kernel.name}` reads a tile whose last axis walks memory with "
-                f"stride `{found[1]}` while a slower axis is the contiguous one: load the "
-                "contiguous orientation and transpose on chip.",
+                f"stride `{found[1]}` {how}: load the contiguous orientation and transpose on chip.",
                 ["TTIR after triton-to-structured: non-unit stride on the innermost dimension",
                  "linalg: memref.reinterpret_cast with a non-unit last stride"],
                 multiplier=found[1]))
@@ -341,6 +351,9 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
     one load of the run as a [BLOCK, S] tile and a split on chip (tl.reshape + tl.split, or a
     column slice) moves the same bytes as full bursts."""
     matches = []
+    partner_lines: dict[str, set[int]] = {}
+    for m in item_against_shared_tile(module, backend):
+        partner_lines.setdefault(str(m.facts["kernel"]), set()).update(m.facts.get("partner_lines", []))  # type: ignore[arg-type]
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
         groups: dict[tuple[str, ...], list[tuple[int, int, ast.Call]]] = {}
@@ -362,8 +375,11 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
             if len(fields) < 2:
                 continue
             stride, op = loads[0][1], min((o for _, _, o in loads), key=lambda c: c.lineno)
+            # fields of partners every program loads again for its one item: the re-reading
+            # multiplies the strided loads' cost, so giving programs blocks of items comes first
+            reread = {o.lineno for _, _, o in loads} & partner_lines.get(kernel.name, set())
             matches.append(_match(
-                module, kernel, op, "interleaved-fields", 0.7,
+                module, kernel, op, "interleaved-fields", 0.65 if reread else 0.7,
                 f"`{kernel.name}` reads {len(fields)} fields of packed {stride}-wide records with "
                 f"one stride-{stride} load each (offsets {', '.join(map(str, fields))}): every "
                 "load is a strided transfer, while together they cover one contiguous run; load "

@@ -317,6 +317,66 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
     return None
 
 
+# Calls whose result depends on which axis of a tile is which: a transposed tile meeting one of
+# them has to be turned on chip; one meeting none of them can be loaded the other way round.
+ORIENTED_CALLS = ("dot", "dot_scaled", "trans", "permute", "reshape", "view", "split", "join", "interleave")
+
+
+def _bound_name(kernel: JitKernel, op: ast.Call) -> str | None:
+    """The local name whose assignment holds `op` (`x = tl.load(...).to(f32)` -> x)."""
+    for name, stmts in kernel.assigns.items():
+        if any(op in ast.walk(s.value) for s in stmts if getattr(s, "value", None) is not None):  # type: ignore[attr-defined]
+            return name
+    return None
+
+
+def _value_users(kernel: JitKernel, name: str) -> set[str]:
+    """`name` and every local name whose value is computed from it."""
+    return {name} | {local for local in kernel.assigns if name in depends_on(kernel, name_node(local))}
+
+
+def two_dimensional(kernel: JitKernel, op: ast.Call) -> bool:
+    """`op` addresses a tile with a second axis that varies (not a row or a column)."""
+    pointer = pointer_of(op)
+    shape = ShapeInference(kernel).shape(pointer, op.lineno) if pointer is not None else None
+    return is_tile(shape) and len(shape) >= 2 and shape[-1] != 1  # type: ignore[arg-type]
+
+
+def orientation_bound(module: KernelModule, kernel: JitKernel, op: ast.Call) -> bool:
+    """The tile `op` loads meets something whose axes are fixed: a dot, a reshape or transpose,
+    or another 2-D access (a store of its values, a tile it is combined with) whose last axis is
+    the unit-stride one. When it meets none (it is reduced, or stored back in its own order),
+    the whole computation can walk the contiguous axis instead; no on-chip transpose is needed."""
+    name = _bound_name(kernel, op)
+    if name is None:
+        return True  # used inline: which orientation its consumer needs is not read here
+    users = _value_users(kernel, name)
+
+    def reads(node: ast.AST) -> bool:
+        return bool(depends_on(kernel, node) & users)
+
+    if any(isinstance(n, ast.Call) and call_name(n) in ORIENTED_CALLS and any(reads(a) for a in n.args)
+           for n in ast.walk(kernel.node)):
+        return True
+    for other in memory_ops(kernel):
+        if other is op or call_name(other) not in ("load", "store"):
+            continue
+        if call_name(other) == "store":
+            value = other.args[1] if len(other.args) > 1 else kwarg(other, "value")
+            if value is None or not reads(value):
+                continue
+        else:
+            other_name = _bound_name(kernel, other)
+            if other_name is None or other_name in users or not any(
+                    other_name in depends_on(kernel, name_node(u)) for u in users):
+                continue  # not combined with this tile
+        if not two_dimensional(kernel, other):
+            continue  # a row or a reduced vector: no second axis to disagree on
+        if strided_fast_axis(module, kernel, other) is None:
+            return True  # a tile whose last axis is the unit-stride one
+    return False
+
+
 def _field_offset(op: ast.Call) -> tuple[str, str, int] | None:
     """(operation, pointer without its constant, the constant) for `ptr + ... + c`, c >= 0."""
     ptr = pointer_of(op)
@@ -392,8 +452,14 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             confidence, multiplier, transposed = found
             if not transposed and _interleaved_fields(kernel, op, multiplier):
                 confidence = min(confidence, 0.35)  # together the fields cover every address
+            reoriented = False
             if transposed and backend == "ascend" and call_name(op) == "load":
-                continue  # the transposed-tile detector's idiom: load contiguous, transpose on chip
+                if orientation_bound(module, kernel, op):
+                    continue  # the transposed-tile detector's idiom: load contiguous, transpose on chip
+                confidence, reoriented = 0.7, True
+            if (not transposed and backend == "ascend" and call_name(op) == "load"
+                    and two_dimensional(kernel, op) and orientation_bound(module, kernel, op)):
+                confidence = min(confidence, 0.5)  # a tile rearranged: the transposed-tile reading
             if transposed and backend == "cuda":
                 confidence = 0.4  # coalesced along the other axis, paid for in convert_layout
             needed = (["PTX: scalar ld.global.b32 per element and ncu: "
@@ -406,7 +472,10 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
                 module, kernel, op, "strided-access", confidence,
                 f"`{call_name(op)}` in `{kernel.name}` walks its fastest-varying index with "
                 f"stride `{multiplier}`"
-                + (" while a slower axis is the contiguous one (a transposed tile)."
+                + (" while a slower axis is the contiguous one; the tile is only reduced or stored "
+                   "in the same order, so the whole computation can walk the contiguous axis "
+                   "(no on-chip transpose)." if reoriented else
+                   " while a slower axis is the contiguous one (a transposed tile)."
                    if transposed else ", so neighbouring lanes touch addresses far apart."),
                 needed, multiplier=multiplier, transposed=transposed))
     return matches

@@ -1,0 +1,146 @@
+"""Session 30's general readings (issue 12), from the development misses between walking the
+contiguous axis and transposing on chip (Ascend).
+
+A tile read with its last axis strided is fixed one of two ways: when its values meet something
+whose axes are fixed (a dot, a reshape or transpose, a store or a second tile whose last axis is
+the unit-stride one), the contiguous orientation is loaded and turned on chip
+(load-contiguous-transpose-on-chip); when it is only reduced, or stored back at the same
+addresses, the whole computation can walk the contiguous axis instead and nothing needs turning
+(coalesce-contiguous-axis). A tile with no unit-stride axis at all that is stored in another
+order is a rearrangement, and a rearrangement is the transpose reading."""
+
+from __future__ import annotations
+
+from diagnose.triage import triage
+
+HEADER = "import torch, triton, triton.language as tl\n"
+
+# per-pixel magnitude over bands stored band-major: the [pixels, bands] tile is read with the
+# band axis strided and reduced along it; loading [bands, pixels] and reducing along axis 0 is
+# the fix, no transpose anywhere
+REDUCED = HEADER + '''
+
+@triton.jit
+def magnitude_kernel(x_ptr, out_ptr, n_pix, NB: tl.constexpr, BLOCK_P: tl.constexpr):
+    pix = tl.program_id(0) * BLOCK_P + tl.arange(0, BLOCK_P)
+    bands = tl.arange(0, NB)
+    x = tl.load(x_ptr + pix[:, None] + bands[None, :] * n_pix, mask=(pix < n_pix)[:, None], other=0.0)
+    tl.store(out_ptr + pix, tl.sqrt(tl.sum(x * x, axis=1)), mask=pix < n_pix)
+
+
+def run(x):
+    nb, n_pix = x.shape
+    out = torch.empty(n_pix, device=x.device, dtype=x.dtype)
+    magnitude_kernel[(triton.cdiv(n_pix, 64),)](x, out, n_pix, NB=nb, BLOCK_P=64)
+    return out
+'''
+
+# the same tile stored into a pixel-major output: the tile's order has to change on chip
+STORED_TURNED = HEADER + '''
+
+@triton.jit
+def to_pixel_major_kernel(x_ptr, out_ptr, n_pix, NB: tl.constexpr, BLOCK_P: tl.constexpr):
+    pix = tl.program_id(0) * BLOCK_P + tl.arange(0, BLOCK_P)
+    bands = tl.arange(0, NB)
+    x = tl.load(x_ptr + pix[:, None] + bands[None, :] * n_pix, mask=(pix < n_pix)[:, None], other=0.0)
+    y = x * 2.0
+    tl.store(out_ptr + pix[:, None] * NB + bands[None, :], y, mask=(pix < n_pix)[:, None])
+
+
+def run(x):
+    nb, n_pix = x.shape
+    out = torch.empty(n_pix, nb, device=x.device, dtype=x.dtype)
+    to_pixel_major_kernel[(triton.cdiv(n_pix, 64),)](x, out, n_pix, NB=nb, BLOCK_P=64)
+    return out
+'''
+
+# an unpatchify-style copy: the tile read has no unit-stride axis (channels are the contiguous
+# one and each program has one channel), and it is stored row-contiguous
+REARRANGED = HEADER + '''
+
+@triton.jit
+def unpatch_kernel(x_ptr, out_ptr, n_w, C: tl.constexpr, PW: tl.constexpr, BLOCK_W: tl.constexpr):
+    row = tl.program_id(0)
+    c = row % C
+    w = tl.arange(0, BLOCK_W)
+    r = tl.arange(0, PW)
+    m = (w < n_w)[:, None]
+    vals = tl.load(x_ptr + (row // C) * n_w * PW * C + c + w[:, None] * (PW * C) + r[None, :] * C, mask=m, other=0.0)
+    tl.store(out_ptr + row * n_w * PW + w[:, None] * PW + r[None, :], vals, mask=m)
+
+
+def run(x, n_w):
+    out = torch.empty(x.numel(), device=x.device, dtype=x.dtype)
+    unpatch_kernel[(x.numel() // (n_w * 4),)](x, out, n_w, C=8, PW=4, BLOCK_W=64)
+    return out
+'''
+
+
+def _first(source: str) -> str:
+    findings = sorted(triage(source, "k.py", "ascend").findings, key=lambda f: -f.confidence)
+    return findings[0].rewrite_family
+
+
+def test_a_transposed_tile_only_reduced_is_walked_along_its_contiguous_axis():
+    assert _first(REDUCED) == "coalesce-contiguous-axis"
+    families = {f.rewrite_family for f in triage(REDUCED, "k.py", "ascend").findings}
+    assert "load-contiguous-transpose-on-chip" in families  # the second reading stays
+
+
+def test_a_transposed_tile_stored_in_the_other_order_is_turned_on_chip():
+    assert _first(STORED_TURNED) == "load-contiguous-transpose-on-chip"
+
+
+def test_a_transposed_tile_stored_back_at_its_own_addresses_is_walked_the_other_way():
+    same = STORED_TURNED.replace("out_ptr + pix[:, None] * NB + bands[None, :]",
+                                 "out_ptr + pix[:, None] + bands[None, :] * n_pix")
+    assert _first(same) == "coalesce-contiguous-axis"
+
+
+def test_a_transposed_tile_feeding_a_dot_is_turned_on_chip():
+    dot = REDUCED.replace("tl.sum(x * x, axis=1)", "tl.sum(tl.dot(x, tl.trans(x)), axis=1)")
+    assert _first(dot) == "load-contiguous-transpose-on-chip"
+
+
+def test_a_tile_without_a_unit_axis_stored_row_contiguous_is_a_rearrangement():
+    assert _first(REARRANGED) == "load-contiguous-transpose-on-chip"
+
+
+def test_the_cuda_reading_of_a_transposed_tile_is_unchanged():
+    findings = [f for f in triage(REDUCED, "k.py", "cuda").findings if f.rewrite_family == "coalesce-contiguous-axis"]
+    assert findings and max(f.confidence for f in findings) == 0.4
+
+
+# one program per atom, pairing its own coordinates with every atom of its molecule, whose
+# x, y, z are read as three stride-3 fields: every program of the molecule loads the same
+# partner fields again, and that re-reading is the cost to remove first
+ATOM_PER_PROGRAM = HEADER + '''
+
+@triton.jit
+def pair_kernel(x, out, n, BLOCK_N: tl.constexpr):
+    row = tl.program_id(0)
+    mol = row // n
+    j = tl.arange(0, BLOCK_N)
+    live = j < n
+    xi = tl.load(x + row * 3)
+    yi = tl.load(x + row * 3 + 1)
+    xj = tl.load(x + (mol * n + j) * 3, mask=live, other=0.0)
+    yj = tl.load(x + (mol * n + j) * 3 + 1, mask=live, other=0.0)
+    zj = tl.load(x + (mol * n + j) * 3 + 2, mask=live, other=0.0)
+    d = (xi - xj) * (xi - xj) + (yi - yj) * (yi - yj) + zj * 0.0
+    tl.store(out + row, tl.sum(tl.sqrt(d), axis=0))
+
+
+def run(x, n):
+    atoms = x.shape[0]
+    out = torch.empty(atoms, device=x.device, dtype=x.dtype)
+    pair_kernel[(atoms,)](x, out, n, BLOCK_N=triton.next_power_of_2(n))
+    return out
+'''
+
+
+def test_partner_fields_every_program_rereads_put_blocks_of_items_first():
+    findings = sorted(triage(ATOM_PER_PROGRAM, "k.py", "ascend").findings, key=lambda f: -f.confidence)
+    assert findings[0].rewrite_family == "multi-row-programs"
+    fields = [f for f in findings if f.card_id == "ascend-interleaved-fields"]
+    assert fields and fields[0].confidence < findings[0].confidence
