@@ -144,3 +144,41 @@ def test_partner_fields_every_program_rereads_put_blocks_of_items_first():
     assert findings[0].rewrite_family == "multi-row-programs"
     fields = [f for f in findings if f.card_id == "ascend-interleaved-fields"]
     assert fields and fields[0].confidence < findings[0].confidence
+
+
+# one program per mesh point whose tile is the point's variables padded to a power of two,
+# walking its neighbours in loops: the tile spans a whole axis of one item and cannot grow
+POINT_PER_PROGRAM = HEADER + '''
+
+@triton.jit
+def limiter_kernel(prim, adj_ptr, adj, lim, n_var, VARS: tl.constexpr):
+    i = tl.program_id(0)
+    v = tl.arange(0, VARS)
+    vm = v < n_var
+    ui = tl.load(prim + i * n_var + v, mask=vm, other=0.0)
+    umax = ui
+    for k in range(tl.load(adj_ptr + i), tl.load(adj_ptr + i + 1)):
+        umax = tl.maximum(umax, tl.load(prim + tl.load(adj + k) * n_var + v, mask=vm, other=0.0))
+    tl.store(lim + i * n_var + v, umax - ui, mask=vm)
+
+
+def run(prim, adj_ptr, adj):
+    n_points, n_var = prim.shape
+    lim = torch.empty_like(prim)
+    limiter_kernel[(n_points,)](prim, adj_ptr, adj, lim, n_var, VARS=triton.next_power_of_2(n_var), num_warps=1)
+    return lim
+'''
+
+
+def test_a_small_tile_spanning_a_whole_axis_of_one_item_asks_for_more_items_per_program():
+    findings = sorted(triage(POINT_PER_PROGRAM, "k.py", "cuda", resolved={"limiter_kernel": {"VARS": 8}}).findings,
+                      key=lambda f: -f.confidence)
+    assert findings[0].card_id == "common-row-per-program"
+    assert "whole axis" in findings[0].message
+    assert not [f for f in findings if f.card_id == "common-block-size"]
+
+
+def test_a_small_constant_tile_in_the_same_kernel_is_still_a_block_size():
+    fixed_block = POINT_PER_PROGRAM.replace("VARS=triton.next_power_of_2(n_var)", "VARS=8")
+    findings = sorted(triage(fixed_block, "k.py", "cuda").findings, key=lambda f: -f.confidence)
+    assert findings[0].card_id == "common-block-size"

@@ -154,7 +154,8 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
                 dot_rows=small_dot))
         small = _small_tile(module, launch, extents, values, backend)
-        if small is not None and not (backend == "cuda" and reduces_one_tile(kernel)):
+        if small is not None and not (backend == "cuda" and (reduces_one_tile(kernel)
+                                                             or whole_axis_tile(module, launch, extents))):
             elements, threads = small
             walks = _walks_tiles(kernel)
             matches.append(_launch_match(
@@ -213,6 +214,14 @@ def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
     return [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
 
 
+def whole_axis_tile(module: KernelModule, launch: Launch, extents: set[str]) -> bool:
+    """Every extent of the launch's tile is `next_power_of_2` of a size known only at run time:
+    the tile spans a whole axis of the data (a point's variables, a row), so it cannot grow."""
+    env = launcher_env(module, launch)
+    return bool(extents) and all(
+        evaluate(launch.args.get(name), env) == POW2_UNKNOWN for name in extents)  # type: ignore[arg-type]
+
+
 def reduces_one_tile(kernel: JitKernel) -> bool:
     """The kernel reduces its tile (a tl.sum / max / min / reduce) with no loop in it: each
     program's tile is one reduction unit (a row, a group, a head), so it cannot simply grow."""
@@ -227,21 +236,24 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for launch in module.launches:
         kernel = module.kernels[launch.kernel]
-        if not reduces_one_tile(kernel):
-            continue
         extents = arange_params(kernel)
+        if not (reduces_one_tile(kernel) or whole_axis_tile(module, launch, extents)):
+            continue
         values = _block_values(module, launch)
         small = _small_tile(module, launch, extents, values, backend)
         if small is None:
             continue
         elements, threads = small
+        sizes = ", ".join(f"{n}={values[n]}" for n in sorted(extents))
+        shape = (f"reduces one {elements}-element tile per program ({sizes}) with {threads} threads "
+                 "and no loop" if reduces_one_tile(kernel) else
+                 f"gives each program one {elements}-element tile ({sizes}, next_power_of_2 of a "
+                 f"size known at run time: a whole axis of one item) for {threads} threads")
         matches.append(_launch_match(
             module, launch, "row-per-program", 0.7 if elements < 32 else 0.65,
-            f"`{launch.kernel}` reduces one {elements}-element tile per program "
-            f"({', '.join(f'{n}={values[n]}' for n in sorted(extents))}) with {threads} threads "
-            "and no loop: each program is one short row, at most one element per thread, so its "
-            "accesses stay narrow and the grid is one program per row; the tile is bound to the "
-            "row, so more rows per program, not a bigger block, is the fix.",
+            f"`{launch.kernel}` {shape}: each program is one short row, at most one element per "
+            "thread, so its accesses stay narrow and the grid is one program per row; the tile is "
+            "bound to the row, so more rows per program, not a bigger block, is the fix.",
             ["TTGIR: sizePerThread 1 on the row's loads (narrow global accesses)",
              "profile: programs launched far exceed the SM count with short CTAs"],
             tile_elements=elements))
