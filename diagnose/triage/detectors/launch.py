@@ -155,7 +155,7 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 dot_rows=small_dot))
         small = _small_tile(module, launch, extents, values, backend)
         if small is not None and not (backend == "cuda" and (reduces_one_tile(kernel)
-                                                             or whole_axis_tile(module, launch, extents))):
+                                                             or walks_own_items(module, launch, extents))):
             elements, threads = small
             walks = _walks_tiles(kernel)
             matches.append(_launch_match(
@@ -214,12 +214,21 @@ def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
     return [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
 
 
-def whole_axis_tile(module: KernelModule, launch: Launch, extents: set[str]) -> bool:
-    """Every extent of the launch's tile is `next_power_of_2` of a size known only at run time:
-    the tile spans a whole axis of the data (a point's variables, a row), so it cannot grow."""
+def walks_own_items(module: KernelModule, launch: Launch, extents: set[str]) -> bool:
+    """Every extent of the launch's tile is `next_power_of_2` of a size known only at run time
+    (the tile spans a whole axis of one item: a point's variables, a row), and the program loops
+    over a range it reads from memory (the item's neighbours, its segment of a CSR list): each
+    program is one item's work, and more items per program, not a bigger tile, is the fix."""
     env = launcher_env(module, launch)
-    return bool(extents) and all(
-        evaluate(launch.args.get(name), env) == POW2_UNKNOWN for name in extents)  # type: ignore[arg-type]
+    if not extents or any(evaluate(launch.args.get(name), env) != POW2_UNKNOWN  # type: ignore[arg-type]
+                          for name in extents):
+        return False
+    kernel = module.kernels[launch.kernel]
+    loaded = bound_to_call(kernel, "load")
+    return any(isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call)
+               and any("load" in ast.unparse(a) or (names_in(a) | depends_on(kernel, a)) & loaded
+                       for a in loop.iter.args)
+               for loop in _loops(kernel))
 
 
 def reduces_one_tile(kernel: JitKernel) -> bool:
@@ -237,7 +246,7 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
     for launch in module.launches:
         kernel = module.kernels[launch.kernel]
         extents = arange_params(kernel)
-        if not (reduces_one_tile(kernel) or whole_axis_tile(module, launch, extents)):
+        if not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)):
             continue
         values = _block_values(module, launch)
         small = _small_tile(module, launch, extents, values, backend)
@@ -247,8 +256,9 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
         sizes = ", ".join(f"{n}={values[n]}" for n in sorted(extents))
         shape = (f"reduces one {elements}-element tile per program ({sizes}) with {threads} threads "
                  "and no loop" if reduces_one_tile(kernel) else
-                 f"gives each program one {elements}-element tile ({sizes}, next_power_of_2 of a "
-                 f"size known at run time: a whole axis of one item) for {threads} threads")
+                 f"gives each program one item: a {elements}-element tile ({sizes}, next_power_of_2 "
+                 f"of a size known at run time) for {threads} threads and loops over ranges it "
+                 "reads from memory (the item's neighbours or segment)")
         matches.append(_launch_match(
             module, launch, "row-per-program", 0.7 if elements < 32 else 0.65,
             f"`{launch.kernel}` {shape}: each program is one short row, at most one element per "
