@@ -1,0 +1,42 @@
+"""Weighted mean and variance of every state component of B particle filters (particles' wmean_and_var)."""
+import torch
+import triton
+import triton.language as tl
+
+BN = 512
+_VECTOR_CORES = 40
+
+
+@triton.jit
+def _wmean_and_var(W, X, mean, var, B, N, D: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    rows0 = tl.arange(0, BN)
+    for b in range(pid, B, nprog):
+        wb = W + b * N
+        xb = X + b * N * D
+        # one weighted pass per state component, as wmean_and_var_str_array does per field
+        for k in range(D):
+            acc1 = tl.zeros([BN], dtype=tl.float32)
+            acc2 = tl.zeros([BN], dtype=tl.float32)
+            for start in range(0, N, BN):
+                rows = start + rows0
+                rmask = rows < N
+                w = tl.load(wb + rows, mask=rmask, other=0.0)
+                x = tl.load(xb + rows * D + k, mask=rmask, other=0.0)
+                wx = w * x
+                acc1 += wx
+                acc2 += wx * x
+            m1 = tl.sum(acc1, axis=0)
+            m2 = tl.sum(acc2, axis=0)
+            tl.store(mean + b * D + k, m1)
+            tl.store(var + b * D + k, m2 - m1 * m1)
+
+
+def run(W: torch.Tensor, X: torch.Tensor) -> tuple:
+    B, N, D = X.shape
+    mean = torch.empty((B, D), device=X.device, dtype=X.dtype)
+    var = torch.empty((B, D), device=X.device, dtype=X.dtype)
+    grid = (min(_VECTOR_CORES, B),)
+    _wmean_and_var[grid](W, X, mean, var, B, N, D=D, BN=BN)
+    return mean, var
