@@ -182,3 +182,80 @@ def test_a_small_constant_tile_in_the_same_kernel_is_still_a_block_size():
     fixed_block = POINT_PER_PROGRAM.replace("VARS=triton.next_power_of_2(n_var)", "VARS=8")
     findings = sorted(triage(fixed_block, "k.py", "cuda").findings, key=lambda f: -f.confidence)
     assert findings[0].card_id == "common-block-size"
+
+
+# one bundle-adjustment edge per program: scalar gathers of its pose and point, and only the
+# edge's own small outputs laid out as literal 2- and 8-lane aranges
+EDGE_PER_PROGRAM = HEADER + '''
+
+@triton.jit
+def edge_kernel(poses, points, kf_idx, pt_idx, err, jac):
+    e = tl.program_id(0)
+    c2 = tl.arange(0, 2)
+    c8 = tl.arange(0, 8)
+    c = tl.load(kf_idx + e)
+    j = tl.load(pt_idx + e)
+    tx = tl.load(poses + 3 * c + 0)
+    ty = tl.load(poses + 3 * c + 1)
+    x = tl.load(points + 2 * j + 0) + tx
+    y = tl.load(points + 2 * j + 1) + ty
+    tl.store(err + 2 * e + c2, tl.where(c2 == 0, x, y))
+    tl.store(jac + 6 * e + c8, tl.where(c8 == 0, x * y, tl.where(c8 == 1, -x, y)), mask=c8 < 6)
+
+
+def run(poses, points, kf_idx, pt_idx):
+    n = kf_idx.shape[0]
+    err = torch.empty(n, 2, device=poses.device)
+    jac = torch.empty(n, 6, device=poses.device)
+    edge_kernel[(n,)](poses, points, kf_idx, pt_idx, err, jac)
+    return err, jac
+'''
+
+
+def test_a_program_per_item_whose_only_tiles_are_its_small_record_is_a_scalar_program():
+    findings = sorted(triage(EDGE_PER_PROGRAM, "k.py", "cuda").findings, key=lambda f: -f.confidence)
+    assert findings[0].card_id == "common-row-per-program" and findings[0].confidence >= 0.8
+
+
+def test_a_block_of_items_per_program_is_no_scalar_program():
+    blocked = EDGE_PER_PROGRAM.replace("tl.arange(0, 8)", "tl.arange(0, 64)")
+    assert "common-row-per-program" not in {f.card_id for f in triage(blocked, "k.py", "cuda").findings}
+
+
+# one image per program against a tile of references: a weighted squared distance expanded into
+# two products of the image's vectors with the reference tile, summed per reference
+DISTANCE_PER_IMAGE = HEADER + '''
+
+@triton.jit
+def diff2_kernel(imgs, refs, w_ptr, out, n_ref, K, BR: tl.constexpr, BK: tl.constexpr):
+    n = tl.program_id(0)
+    r = tl.program_id(1) * BR + tl.arange(0, BR)
+    acc = tl.zeros([BR], dtype=tl.float32)
+    for k0 in range(0, K, BK):
+        k = k0 + tl.arange(0, BK)
+        w = tl.load(w_ptr + k, mask=k < K, other=0.0)
+        x = tl.load(imgs + n * K + k, mask=k < K, other=0.0)
+        a = tl.load(refs + r[:, None] * K + k[None, :], mask=(r < n_ref)[:, None] & (k < K)[None, :], other=0.0)
+        acc += tl.sum((w)[None, :] * (a * a) + (-2.0 * w * x)[None, :] * a, axis=1)
+    tl.store(out + n * n_ref + r, acc, mask=r < n_ref)
+
+
+def run(imgs, refs, w):
+    n_img, K = imgs.shape
+    n_ref = refs.shape[0]
+    out = torch.empty(n_img, n_ref, device=imgs.device)
+    diff2_kernel[(n_img, triton.cdiv(n_ref, 64))](imgs, refs, w, out, n_ref, K, BR=64, BK=128)
+    return out
+'''
+
+
+def test_an_expanded_distance_of_each_programs_vector_against_a_tile_is_a_matvec_per_row():
+    cards = {f.card_id for f in triage(DISTANCE_PER_IMAGE, "k.py", "cuda").findings}
+    assert "cuda-matvec-per-row" in cards
+
+
+def test_an_outer_product_of_two_expanded_vectors_is_no_matvec():
+    outer = DISTANCE_PER_IMAGE.replace(
+        "tl.sum((w)[None, :] * (a * a) + (-2.0 * w * x)[None, :] * a, axis=1)",
+        "tl.sum(x[None, :] * w[:, None], axis=1)")
+    assert "cuda-matvec-per-row" not in {f.card_id for f in triage(outer, "k.py", "cuda").findings}

@@ -517,15 +517,38 @@ def _summed_product(call: ast.Call) -> ast.BinOp | None:
     return arg if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) else None
 
 
+def _summed_terms(node: ast.expr) -> list[ast.expr]:
+    """The terms of a sum or difference written inline (`p * a * a - q * a` -> both products)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+        return _summed_terms(node.left) + _summed_terms(node.right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _summed_terms(node.operand)
+    return [node]
+
+
 def _broadcast_product_sum(kernel, call: ast.Call) -> bool:
     """tl.sum(v[:, None] * W, axis=...) (or W * v[None, :]): a matrix-vector product written
-    as broadcast-multiply-reduce."""
-    arg = _summed_product(call)
+    as broadcast-multiply-reduce; also a sum of such products of one program's vectors with the
+    same tile (`(w * c * c)[None, :] * (a * a) + (-2 * c * w * x)[None, :] * a`, a weighted
+    squared distance expanded)."""
+    arg = _summed(call)
     if arg is None:
         return False
-    subs = [n for n in (arg.left, arg.right) if isinstance(n, ast.Subscript)
-            and "None" in ast.unparse(n.slice)]
-    return len(subs) == 1
+    for term in _summed_terms(arg):
+        if not (isinstance(term, ast.BinOp) and isinstance(term.op, ast.Mult)):
+            continue
+        factors = _product_factors(term)
+        expanded = [f for f in factors if isinstance(f, ast.Subscript) and "None" in ast.unparse(f.slice)]
+        if expanded and len(expanded) < len(factors) and not all(
+                _constant_factor(f) for f in factors if f not in expanded):
+            return True  # the program's vector(s) broadcast against a tile that is not expanded
+    return False
+
+
+def _product_factors(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        return _product_factors(node.left) + _product_factors(node.right)
+    return [node]
 
 
 def _broadcast_matmul(call: ast.Call, shapes: ShapeInference) -> bool:

@@ -290,13 +290,34 @@ def _one_program(module: KernelModule, launch: Launch) -> bool:
     return all(isinstance(v, int) and v <= 1 for v in (evaluate(axis, env) for axis in grid_elements(launch)))
 
 
+# A tl.arange this short with a literal extent lays out one item's own small record (a 2-vector
+# of residuals, a 2x6 Jacobian's 12 entries), not a block of items: fewer lanes than a warp.
+RECORD_TILE = 32
+
+
+def _record_tiles_only(kernel: JitKernel) -> bool:
+    """No tl.arange at all, or only aranges of literal extents up to RECORD_TILE (one item's
+    record assembled with tl.where), with at least as many scalar accesses as record ones."""
+    aranges = kernel.calls("arange")
+    if not aranges:
+        return True
+    if not all(len(a.args) == 2 and all(isinstance(x, ast.Constant) and isinstance(x.value, int)
+                                        for x in a.args) and a.args[1].value - a.args[0].value <= RECORD_TILE
+               for a in aranges):
+        return False
+    shapes = ShapeInference(kernel)
+    ops = kernel.calls(*MEMORY_OPS)
+    scalar = [op for op in ops if (p := pointer_of(op)) is not None and shapes.shape(p, op.lineno) == ()]
+    return 2 * len(scalar) >= len(ops)
+
+
 def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
     """A kernel with no tile anywhere (no tl.arange, after its helpers are inlined) that makes
     several scalar accesses, loops only a fixed number of times and is launched over a grid sized
     by the data: one item per program, a GPU thread's loop body ported as a whole program."""
     kernel = module.kernels[launch.kernel]
     accesses = len(kernel.calls(*MEMORY_OPS))
-    if kernel.calls("arange") or accesses < SCALAR_PROGRAM_ACCESSES:
+    if not _record_tiles_only(kernel) or accesses < SCALAR_PROGRAM_ACCESSES:
         return None
     if not all(_fixed_trip_count(kernel, loop) for loop in _loops(kernel)):
         return None  # a loop over data-sized work: a walk to tile or a recurrence to scan
@@ -306,7 +327,8 @@ def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
     threads = 32 * (warps if isinstance(warps, int) else 4)
     return _launch_match(
         module, launch, "row-per-program", 0.8,
-        f"`{launch.kernel}` has no tile at all: each program handles one item in scalar code "
+        f"`{launch.kernel}` has no tile of items (at most one item's own small record): each "
+        "program handles one item in scalar code "
         f"({accesses} scalar loads and stores), so its {threads} threads all compute the same values "
         "and the grid is one program per item. Give each program a block of items, one per lane "
         "(`item = pid * BLOCK + tl.arange(0, BLOCK)`, masked accesses).",
