@@ -259,3 +259,39 @@ def test_an_outer_product_of_two_expanded_vectors_is_no_matvec():
         "tl.sum((w)[None, :] * (a * a) + (-2.0 * w * x)[None, :] * a, axis=1)",
         "tl.sum(x[None, :] * w[:, None], axis=1)")
     assert "cuda-matvec-per-row" not in {f.card_id for f in triage(outer, "k.py", "cuda").findings}
+
+
+# weighted moments of D-component particles, one pass per component: each pass reads its
+# component with stride D, the loop over k visiting every field of the records in turn
+FIELD_PASSES = HEADER + '''
+
+@triton.jit
+def moments_kernel(W, X, mean, N, D: tl.constexpr, BN: tl.constexpr):
+    b = tl.program_id(0)
+    for k in range(D):
+        acc = tl.zeros([BN], dtype=tl.float32)
+        for start in range(0, N, BN):
+            rows = start + tl.arange(0, BN)
+            w = tl.load(W + b * N + rows, mask=rows < N, other=0.0)
+            x = tl.load(X + b * N * D + rows * D + k, mask=rows < N, other=0.0)
+            acc += w * x
+        tl.store(mean + b * D + k, tl.sum(acc, axis=0))
+
+
+def run(W, X):
+    B, N, D = X.shape
+    mean = torch.empty(B, D, device=X.device)
+    moments_kernel[(B,)](W, X, mean, N, D=D, BN=1024)
+    return mean
+'''
+
+
+def test_a_loop_that_reads_one_field_of_every_record_per_step_is_interleaved_fields():
+    assert _first(FIELD_PASSES) == "load-contiguous-transpose-on-chip"
+    [fields] = [f for f in triage(FIELD_PASSES, "k.py", "ascend").findings if f.card_id == "ascend-interleaved-fields"]
+    assert "one per step of the loop" in fields.message
+
+
+def test_a_loop_over_fewer_steps_than_the_record_is_no_field_walk():
+    partial = FIELD_PASSES.replace("for k in range(D):", "for k in range(2):")
+    assert "ascend-interleaved-fields" not in {f.card_id for f in triage(partial, "k.py", "ascend").findings}

@@ -16,6 +16,7 @@ from diagnose.triage.detectors.memory import (
     _match,
     bound_to_call,
     depends_on,
+    fields_walked_by_loop,
     memory_ops,
     orientation_bound,
     pointer_of,
@@ -370,6 +371,20 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
             rest, offset = _field_offset(terms)
             if 0 <= offset < stride:
                 groups.setdefault((*rest, str(stride)), []).append((offset, stride, op))
+        for op in memory_ops(kernel):
+            found = strided_fast_axis(module, kernel, op) if call_name(op) == "load" else None
+            loop = fields_walked_by_loop(kernel, op, found[1]) if found and not found[2] else None
+            if loop is not None:
+                matches.append(_match(
+                    module, kernel, op, "interleaved-fields", 0.7,
+                    f"`{kernel.name}` reads the fields of packed `{found[1]}`-wide records one "  # type: ignore[index]
+                    f"per step of the loop at line {loop.lineno}, each a load with stride "
+                    f"`{found[1]}`: every step is a strided transfer, while together they cover "  # type: ignore[index]
+                    f"one contiguous run; load whole records as a [BLOCK, {found[1]}] tile once "  # type: ignore[index]
+                    "and take the fields from it on chip.",
+                    ["linalg: memref.reinterpret_cast with a non-unit last stride at the field load",
+                     "TTIR after triton-to-unstructure: scalar loads in place of tensor loads"],
+                    stride=found[1], fields=found[1]))  # type: ignore[index]
         for loads in groups.values():
             fields = sorted({offset for offset, _, _ in loads})
             if len(fields) < 2:

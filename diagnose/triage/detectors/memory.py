@@ -400,6 +400,26 @@ def _interleaved_fields(kernel: JitKernel, op: ast.Call, multiplier: str) -> boo
     return set(range(int(multiplier))) <= offsets
 
 
+def fields_walked_by_loop(kernel: JitKernel, op: ast.Call, multiplier: str) -> ast.For | None:
+    """The loop `for k in range(S)` around `op` when its address is `base + i * S + k`: one
+    strided access per field of S-wide records, the loop visiting every field in turn (the
+    same bytes as one [BLOCK, S] tile of whole records)."""
+    pointer = pointer_of(op)
+    if pointer is None:
+        return None
+    shapes = ShapeInference(kernel)
+    terms = [ast.unparse(t) for t in additive_terms(pointer, shapes, op.lineno)]
+    for loop in _loops_around(kernel, op):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                and isinstance(loop.iter, ast.Call) and call_name(loop.iter) in ("range", "static_range")):
+            continue
+        args = loop.iter.args
+        stop = args[0] if len(args) == 1 else args[1] if len(args) == 2 and ast.unparse(args[0]) == "0" else None
+        if stop is not None and ast.unparse(stop) == multiplier and loop.target.id in terms:
+            return loop
+    return None
+
+
 def lane_segment_walk(kernel: JitKernel, op: ast.Call, shapes: ShapeInference) -> str | None:
     """The counter of a unit-step loop along which every lane of `op` walks its own segment:
     the address is a base, a tile of starts read from memory (one segment per lane) and the
@@ -452,6 +472,9 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             confidence, multiplier, transposed = found
             if not transposed and _interleaved_fields(kernel, op, multiplier):
                 confidence = min(confidence, 0.35)  # together the fields cover every address
+            if (not transposed and backend == "ascend" and call_name(op) == "load"
+                    and fields_walked_by_loop(kernel, op, multiplier)):
+                confidence = min(confidence, 0.5)  # a loop over the fields: interleaved-fields' idiom
             reoriented = False
             if transposed and backend == "ascend" and call_name(op) == "load":
                 if orientation_bound(module, kernel, op):
