@@ -511,12 +511,6 @@ def _summed(call: ast.Call) -> ast.expr | None:
     return arg
 
 
-def _summed_product(call: ast.Call) -> ast.BinOp | None:
-    """The product a tl.sum reduces (through any `.to(...)`), when its argument is one."""
-    arg = _summed(call)
-    return arg if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Mult) else None
-
-
 def _summed_terms(node: ast.expr) -> list[ast.expr]:
     """The terms of a sum or difference written inline (`p * a * a - q * a` -> both products)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):

@@ -373,18 +373,20 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
                 groups.setdefault((*rest, str(stride)), []).append((offset, stride, op))
         for op in memory_ops(kernel):
             found = strided_fast_axis(module, kernel, op) if call_name(op) == "load" else None
-            loop = fields_walked_by_loop(kernel, op, found[1]) if found and not found[2] else None
+            if found is None or found[2]:
+                continue
+            width = found[1]
+            loop = fields_walked_by_loop(kernel, op, width)
             if loop is not None:
                 matches.append(_match(
                     module, kernel, op, "interleaved-fields", 0.7,
-                    f"`{kernel.name}` reads the fields of packed `{found[1]}`-wide records one "  # type: ignore[index]
-                    f"per step of the loop at line {loop.lineno}, each a load with stride "
-                    f"`{found[1]}`: every step is a strided transfer, while together they cover "  # type: ignore[index]
-                    f"one contiguous run; load whole records as a [BLOCK, {found[1]}] tile once "  # type: ignore[index]
-                    "and take the fields from it on chip.",
+                    f"`{kernel.name}` reads the fields of packed `{width}`-wide records one per step "
+                    f"of the loop at line {loop.lineno}, each a load with stride `{width}`: every "
+                    "step is a strided transfer, while together they cover one contiguous run; load "
+                    f"whole records as a [BLOCK, {width}] tile once and take the fields from it on chip.",
                     ["linalg: memref.reinterpret_cast with a non-unit last stride at the field load",
                      "TTIR after triton-to-unstructure: scalar loads in place of tensor loads"],
-                    stride=found[1], fields=found[1]))  # type: ignore[index]
+                    stride=width, fields=width))
         for loads in groups.values():
             fields = sorted({offset for offset, _, _ in loads})
             if len(fields) < 2:
