@@ -192,7 +192,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
                          backend: str = "cuda") -> None:
     """The source's hypotheses the trace measured false, or measured itself (again after a
     re-read of the source with captured launch values)."""
-    _refute_strided(result, report)
+    _refute_strided(result, report, backend)
     _refute_grid(result, report)
     _refute_repeated(result, report)
     _supersede_grid(result, traced)
@@ -254,13 +254,16 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
             f.evidence["measured_by_trace"] = lines[x]
 
 
-def _refute_strided(result: TierResult, report: dict) -> None:
+def _refute_strided(result: TierResult, report: dict, backend: str = "cuda") -> None:
     """A source idiom claiming an access walks its fast axis with a stride, where the trace
     measured that access reading neighbouring addresses with neighbouring lanes (the stride
     multiplies a slower index): the claim is kept at half its confidence, marked refuted, and
-    no longer a hypothesis a higher tier can confirm."""
+    no longer a hypothesis a higher tier can confirm. On the NPU a transposed tile's claim is
+    about the transfer's orientation (its last axis strided while a slower one is contiguous),
+    which a tile that uses every sector still has: the trace does not refute it."""
     claims = [f for f in result.findings if f.kind == "pattern"
-              and f.rewrite_family == STRIDED_FAMILY and (f.location or {}).get("line")]
+              and f.rewrite_family == STRIDED_FAMILY and (f.location or {}).get("line")
+              and not (backend == "ascend" and (f.evidence.get("facts") or {}).get("transposed"))]
     rows = traffic(report) if claims else []
     for f in claims:
         where = f.location

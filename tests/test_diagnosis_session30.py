@@ -11,7 +11,13 @@ order is a rearrangement, and a rearrangement is the transpose reading."""
 
 from __future__ import annotations
 
+import pytest
+
+from diagnose.ladder import Options, diagnose, make_context
+from diagnose.target import resolve_target
 from diagnose.triage import triage
+from tests.test_ir import ascend_python  # noqa: F401 - the fixture that builds the Ascend front end
+from tests.test_ladder import make_task
 
 HEADER = "import torch, triton, triton.language as tl\n"
 
@@ -295,3 +301,26 @@ def test_a_loop_that_reads_one_field_of_every_record_per_step_is_interleaved_fie
 def test_a_loop_over_fewer_steps_than_the_record_is_no_field_walk():
     partial = FIELD_PASSES.replace("for k in range(D):", "for k in range(2):")
     assert "ascend-interleaved-fields" not in {f.card_id for f in triage(partial, "k.py", "ascend").findings}
+
+
+@pytest.mark.slow
+def test_a_reduced_transposed_tile_concludes_on_walking_the_contiguous_axis(tmp_path, monkeypatch,
+                                                                             ascend_python):  # noqa: F811
+    """The whole ladder (CPU trace, Ascend front end): the trace sees the tile use every sector,
+    which does not refute an orientation claim, and the strided-memref symptom confirms walking
+    the contiguous axis, not the transpose kept as a second reading."""
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    task = '''
+import torch
+META = {"name": "magnitude", "sizes": {"small": {"P": 4096}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(8, 4096, generator=g),)
+def reference(x):
+    return x.pow(2).sum(0).sqrt()
+'''
+    folder = make_task(tmp_path, "magnitude", task, REDUCED)
+    ctx = make_context(resolve_target(str(folder)), "ascend",
+                       Options(max_tier=3, trace=True, size="small", python_ascend=str(ascend_python)), open_kb=None)
+    d = diagnose(ctx)
+    assert d.conclusion is not None and d.conclusion.rewrite_family == "coalesce-contiguous-axis", d.reason
