@@ -11,6 +11,7 @@ from diagnose.triage.detectors.memory import (
     _match,
     bound_to_call,
     depends_on,
+    holding,
     pointer_of,
     pointer_params,
 )
@@ -388,8 +389,8 @@ def _item_against_shared(module: KernelModule, launch: Launch) -> Match | None:
         return None
     if _one_program(module, launch):
         return None
-    own_names = {n for ld in own for n in _holding(kernel, ld)}
-    shared_names = {n for ld in shared for n in _holding(kernel, ld)}
+    own_names = {n for ld in own for n in holding(kernel, ld)}
+    shared_names = {n for ld in shared for n in holding(kernel, ld)}
 
     def involves(side: ast.AST, calls: list[ast.Call], names: set[str]) -> bool:
         return any(n is c for n in ast.walk(side) for c in calls) or bool(
@@ -414,12 +415,6 @@ def _item_against_shared(module: KernelModule, launch: Launch) -> Match | None:
          "every program"],
         item_line=own[0].lineno, partner_line=shared[0].lineno,
         partner_lines=sorted({ld.lineno for ld in shared}))
-
-
-def _holding(kernel: JitKernel, load: ast.Call) -> set[str]:
-    """Local names whose value contains `load` (`px = tl.load(...)`, `dx = tl.load(...) - px`)."""
-    return {name for name, stmts in kernel.assigns.items()
-            if any(n is load for s in stmts for n in ast.walk(s))}
 
 
 # Operators under which a carried value stops being affine (`x = a * x + b` is a scan, `x = x ^ m`

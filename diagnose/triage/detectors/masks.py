@@ -312,6 +312,7 @@ def transposed_tile(module: KernelModule, backend: str) -> list[Match]:
     transposing on chip (tl.trans) keeps every transfer contiguous."""
     matches = []
     for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
         for op in memory_ops(kernel):
             if call_name(op) != "load":
                 continue
@@ -319,7 +320,7 @@ def transposed_tile(module: KernelModule, backend: str) -> list[Match]:
             if found is None:
                 continue
             bound = orientation_bound(module, kernel, op)
-            if not found[2] and not (bound and two_dimensional(kernel, op)):
+            if not found[2] and not (bound and two_dimensional(kernel, op, shapes)):
                 continue  # no axis is unit-stride and the tile keeps its order: walk another axis
             # a tile that is only reduced or stored back in its own order is better walked the
             # other way round (strided-access says so); the transpose stays a second reading
@@ -382,7 +383,7 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
             if found is None or found[2]:
                 continue
             width = found[1]
-            loop = fields_walked_by_loop(kernel, op, width)
+            loop = fields_walked_by_loop(kernel, op, width, shapes)
             if loop is not None:
                 matches.append(_match(
                     module, kernel, op, "interleaved-fields", 0.7,

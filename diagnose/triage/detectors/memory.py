@@ -322,23 +322,22 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
 ORIENTED_CALLS = ("dot", "dot_scaled", "trans", "permute", "reshape", "view", "split", "join", "interleave")
 
 
-def _bound_name(kernel: JitKernel, op: ast.Call) -> str | None:
-    """The local name whose assignment holds `op` (`x = tl.load(...).to(f32)` -> x)."""
-    for name, stmts in kernel.assigns.items():
-        if any(op in ast.walk(s.value) for s in stmts if getattr(s, "value", None) is not None):  # type: ignore[attr-defined]
-            return name
-    return None
+def holding(kernel: JitKernel, op: ast.Call) -> set[str]:
+    """Local names whose value contains `op` (`px = tl.load(...)`, `dx = tl.load(...) - px`)."""
+    return {name for name, stmts in kernel.assigns.items()
+            if any(n is op for s in stmts for n in ast.walk(s))}
 
 
-def _value_users(kernel: JitKernel, name: str) -> set[str]:
-    """`name` and every local name whose value is computed from it."""
-    return {name} | {local for local in kernel.assigns if name in depends_on(kernel, name_node(local))}
+def _value_users(kernel: JitKernel, names: set[str]) -> set[str]:
+    """`names` and every local name whose value is computed from one of them."""
+    return names | {local for local in kernel.assigns if names & depends_on(kernel, name_node(local))}
 
 
-def two_dimensional(kernel: JitKernel, op: ast.Call) -> bool:
+def two_dimensional(kernel: JitKernel, op: ast.Call, shapes: ShapeInference | None = None) -> bool:
     """`op` addresses a tile with a second axis that varies (not a row or a column)."""
     pointer = pointer_of(op)
-    shape = ShapeInference(kernel).shape(pointer, op.lineno) if pointer is not None else None
+    shapes = shapes or ShapeInference(kernel)
+    shape = shapes.shape(pointer, op.lineno) if pointer is not None else None
     return is_tile(shape) and len(shape) >= 2 and shape[-1] != 1  # type: ignore[arg-type]
 
 
@@ -347,10 +346,11 @@ def orientation_bound(module: KernelModule, kernel: JitKernel, op: ast.Call) -> 
     or another 2-D access (a store of its values, a tile it is combined with) whose last axis is
     the unit-stride one. When it meets none (it is reduced, or stored back in its own order),
     the whole computation can walk the contiguous axis instead; no on-chip transpose is needed."""
-    name = _bound_name(kernel, op)
-    if name is None:
+    names = holding(kernel, op)
+    if not names:
         return True  # used inline: which orientation its consumer needs is not read here
-    users = _value_users(kernel, name)
+    users = _value_users(kernel, names)
+    shapes = ShapeInference(kernel)
 
     def reads(node: ast.AST) -> bool:
         return bool(depends_on(kernel, node) & users)
@@ -366,11 +366,11 @@ def orientation_bound(module: KernelModule, kernel: JitKernel, op: ast.Call) -> 
             if value is None or not reads(value):
                 continue
         else:
-            other_name = _bound_name(kernel, other)
-            if other_name is None or other_name in users or not any(
-                    other_name in depends_on(kernel, name_node(u)) for u in users):
+            others = holding(kernel, other)
+            if not others or others & users or not any(
+                    others & depends_on(kernel, name_node(u)) for u in users):
                 continue  # not combined with this tile
-        if not two_dimensional(kernel, other):
+        if not two_dimensional(kernel, other, shapes):
             continue  # a row or a reduced vector: no second axis to disagree on
         if strided_fast_axis(module, kernel, other) is None:
             return True  # a tile whose last axis is the unit-stride one
@@ -400,14 +400,15 @@ def _interleaved_fields(kernel: JitKernel, op: ast.Call, multiplier: str) -> boo
     return set(range(int(multiplier))) <= offsets
 
 
-def fields_walked_by_loop(kernel: JitKernel, op: ast.Call, multiplier: str) -> ast.For | None:
+def fields_walked_by_loop(kernel: JitKernel, op: ast.Call, multiplier: str,
+                          shapes: ShapeInference | None = None) -> ast.For | None:
     """The loop `for k in range(S)` around `op` when its address is `base + i * S + k`: one
     strided access per field of S-wide records, the loop visiting every field in turn (the
     same bytes as one [BLOCK, S] tile of whole records)."""
     pointer = pointer_of(op)
     if pointer is None:
         return None
-    shapes = ShapeInference(kernel)
+    shapes = shapes or ShapeInference(kernel)
     terms = [ast.unparse(t) for t in additive_terms(pointer, shapes, op.lineno)]
     for loop in _loops_around(kernel, op):
         if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
@@ -473,7 +474,7 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             if not transposed and _interleaved_fields(kernel, op, multiplier):
                 confidence = min(confidence, 0.35)  # together the fields cover every address
             if (not transposed and backend == "ascend" and call_name(op) == "load"
-                    and fields_walked_by_loop(kernel, op, multiplier)):
+                    and fields_walked_by_loop(kernel, op, multiplier, shapes)):
                 confidence = min(confidence, 0.5)  # a loop over the fields: interleaved-fields' idiom
             reoriented = False
             if transposed and backend == "ascend" and call_name(op) == "load":
@@ -481,7 +482,7 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
                     continue  # the transposed-tile detector's idiom: load contiguous, transpose on chip
                 confidence, reoriented = 0.7, True
             if (not transposed and backend == "ascend" and call_name(op) == "load"
-                    and two_dimensional(kernel, op) and orientation_bound(module, kernel, op)):
+                    and two_dimensional(kernel, op, shapes) and orientation_bound(module, kernel, op)):
                 confidence = min(confidence, 0.5)  # a tile rearranged: the transposed-tile reading
             if transposed and backend == "cuda":
                 confidence = 0.4  # coalesced along the other axis, paid for in convert_layout
