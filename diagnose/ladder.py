@@ -220,6 +220,12 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     access is issued: ISSUE_ONLY_FAMILIES). The trace's findings weighed by bytes are then
     worth the traffic's part of the time only."""
     walks = serial_walk_lines(report, backend)
+    # a walk inside an element loop whose steps each also move a row the loop places (the scalar
+    # is the row's parameter): the steps are the rows', measured by the row walk's own reading
+    rows = [f for f in result.findings if (f.evidence.get("facts") or {}).get("row_step")
+            and (f.location or {}).get("line") is not None]
+    walks = {x: w for x, w in walks.items() if not any(
+        f.location["line"] <= x <= (f.location.get("end_line") or f.location["line"]) for f in rows)}
     lines = {**{line: what for line, (what, _) in walks.items()}, **outer_work_lines(report)}
     # a walk measured to take nearly all the time raises its claim up to 0.1 further
     raised = {line: MEASURED_WORK_CONFIDENCE + 0.1 * max(0.0, 1 - 2 * fraction)

@@ -785,6 +785,26 @@ def _walks_a_table(loop: ast.For | ast.While, shapes: ShapeInference) -> bool:
     return False
 
 
+ROW_STEP_CONFIDENCE = 0.45  # an element walk whose steps each also move a row the loop places
+
+
+def _row_steps(kernel: JitKernel, loop: ast.For | ast.While, counter: str, ops: list[ast.Call],
+               ptr_shapes: list) -> bool:
+    """Each step of an element walk also loads a tile the loop variable places and no value the
+    step loads does (`s = tl.load(x + i * L + cols)` beside `sg = tl.load(sigma + i)`): the
+    step moves a row, the scalar is that row's parameter, and the walk is one of rows, which
+    more rows a step shorten. A row placed through a loaded index (a block table) is a walk of
+    dependent lookups."""
+    loaded = {name for stmt in ast.walk(loop) if isinstance(stmt, ast.Assign)
+              and any(isinstance(n, ast.Call) and call_name(n) == "load" for n in ast.walk(stmt.value))
+              for name in _assigned_names(stmt)}
+    for c, shape in zip(ops, ptr_shapes, strict=True):
+        deps = depends_on(kernel, pointer_of(c)) if call_name(c) == "load" and is_tile(shape) else set()  # type: ignore[arg-type]
+        if counter in deps and not deps & loaded:
+            return True
+    return False
+
+
 @detector("scalar-loop")
 def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -799,15 +819,16 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
                 if _element_step_loop(kernel, shapes, loop, counter, ops, ptr_shapes):
+                    rows = _row_steps(kernel, loop, counter, ops, ptr_shapes)
                     matches.append(_match(
-                        module, kernel, loop, "scalar-loop", 0.65,
+                        module, kernel, loop, "scalar-loop", ROW_STEP_CONFIDENCE if rows else 0.65,
                         f"`{kernel.name}` walks elements one at a time in "
                         f"`{_loop_text(loop, bound_node)}`: each step loads a scalar indexed by the "
                         "loop and reduces its tile to a single value, a chain of dependent, "
                         "latency-bound steps instead of one tile of elements per step.",
                         ["TTIR: scalar tt.load and a reduction to a scalar inside scf.for",
                          "profile: time grows with the trip count at low bandwidth"],
-                        loop_bound=_loop_text(loop, bound_node)))
+                        loop_bound=_loop_text(loop, bound_node), **({"row_step": True} if rows else {})))
                 continue
             if not any(counter in depends_on(kernel, pointer_of(c)) for c in ops):  # type: ignore[arg-type]
                 continue
