@@ -81,3 +81,162 @@ def reference(x, scale):
     walk = [f for f in d.tiers[0].findings if f.evidence.get("detector") == "scalar-loop"]
     assert walk and "measured_by_trace" not in walk[0].evidence
     assert d.ranking[0]["rewrite_family"] == "multi-row-programs", d.ranking
+
+
+# A batch of small products: each site multiplies its own two 4-vectors ([B, 4, 1] * [B, 1, 4]),
+# which no tensor core takes (a side under 16); a product with a weight every row shares
+# ([B, 1, K] * [1, N, K]) is one.
+PER_SITE_PRODUCTS = HEADER + '''
+
+@triton.jit
+def site_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    s = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    i = tl.arange(0, 4)
+    m = (s < n)[:, None]
+    a = tl.load(a_ptr + s[:, None] * 4 + i[None, :], mask=m, other=0.0)
+    b = tl.load(b_ptr + s[:, None] * 4 + i[None, :], mask=m, other=0.0)
+    c = tl.sum(a[:, :, None] * b[:, None, :], axis=2)
+    tl.store(out_ptr + s[:, None] * 4 + i[None, :], c, mask=m)
+
+
+def run(a, b):
+    n = a.shape[0]
+    out = torch.empty_like(a)
+    site_kernel[(triton.cdiv(n, 64),)](a, b, out, n, BLOCK=64)
+    return out
+'''
+
+SHARED_WEIGHT = HEADER + '''
+
+@triton.jit
+def rows_kernel(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    s = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    k = tl.arange(0, 16)
+    m = (s < n)[:, None]
+    x = tl.load(x_ptr + s[:, None] * 16 + k[None, :], mask=m, other=0.0)
+    w = tl.load(w_ptr + k[:, None] * 16 + k[None, :])
+    y = tl.sum(x[:, None, :] * w[None, :, :], axis=2)
+    tl.store(out_ptr + s[:, None] * 16 + k[None, :], y, mask=m)
+
+
+def run(a, b):
+    n = a.shape[0]
+    out = torch.empty_like(a)
+    rows_kernel[(triton.cdiv(n, 64),)](a, b, out, n, BLOCK=64)
+    return out
+'''
+
+
+def _traced(tmp_path, monkeypatch, name: str, source: str, inputs: str, backend: str = "cuda"):
+    monkeypatch.setenv("PASSWISE_CAPTURE_CACHE", str(tmp_path / "cache"))
+    task = f'''
+import torch
+META = {{"name": "{name}", "sizes": {{"small": {{}}}}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return {inputs}
+def reference(*args):
+    return None
+'''
+    folder = make_task(tmp_path, name, task, source)
+    ctx = make_context(resolve_target(str(folder)), backend,
+                       Options(max_tier=1, trace=True, size="small"), open_kb=None)
+    return diagnose(ctx)
+
+
+def test_a_batch_of_small_per_site_products_is_no_tensor_core_product(tmp_path, monkeypatch):
+    d = _traced(tmp_path, monkeypatch, "sites", PER_SITE_PRODUCTS,
+                "(torch.randn(512, 4, generator=g), torch.randn(512, 4, generator=g))")
+    traced = [f for f in d.tiers[0].findings if f.kind == "trace"]
+    assert traced, "the trace ran"
+    assert "cuda-broadcast-matmul" not in {f.card_id for f in traced}
+
+
+def test_a_product_with_a_shared_weight_is_still_a_tensor_core_product(tmp_path, monkeypatch):
+    d = _traced(tmp_path, monkeypatch, "rows", SHARED_WEIGHT,
+                "(torch.randn(512, 16, generator=g), torch.randn(16, 16, generator=g))")
+    assert "cuda-broadcast-matmul" in {f.card_id for f in d.tiers[0].findings if f.kind == "trace"}
+
+
+# one tap window's wrapped grid index decoded once per program, then loaded for every coil
+HOISTED_DECODE = HEADER + '''
+
+@triton.jit
+def taps_kernel(grid_ptr, out_ptr, n_coils, G, TAPS: tl.constexpr):
+    m = tl.program_id(0)
+    t = tl.arange(0, TAPS)
+    g = (m + t) % G
+    for c in range(n_coils):
+        v = tl.load(grid_ptr + c * G + g)
+        tl.store(out_ptr + c * G + m, tl.sum(v, axis=0))
+
+
+def run(grid):
+    n_coils, G = grid.shape
+    out = torch.empty_like(grid)
+    taps_kernel[(G,)](grid, out, n_coils, G, TAPS=16)
+    return out
+'''
+
+
+def _decodes(source: str, backend: str = "cuda") -> list:
+    return [f for f in triage(source, "k.py", backend).findings if f.evidence.get("detector") == "div-mod-index"]
+
+
+def test_a_decode_before_the_loop_that_reuses_it_is_paid_once_per_program():
+    [decode] = _decodes(HOISTED_DECODE)
+    assert decode.confidence <= 0.45
+
+
+def test_a_decode_inside_the_loop_is_paid_at_every_access():
+    inside = HOISTED_DECODE.replace("    g = (m + t) % G\n    for c in range(n_coils):\n",
+                                    "    for c in range(n_coils):\n        g = (m + t) % G\n")
+    [decode] = _decodes(inside)
+    assert decode.confidence >= 0.6
+
+
+def test_names_unpacked_from_one_value_are_bound_to_it():
+    import ast as _ast
+
+    from diagnose.triage.detectors.memory import bound_to_call
+    from diagnose.triage.detectors.model import build_model
+    source = HEADER + '''
+@triton.jit
+def k(coord, out):
+    ky, kx = tl.split(tl.load(coord + tl.arange(0, 2)))
+    tl.store(out, ky + kx)
+'''
+    module = build_model(source, "k.py", _ast.parse(source))
+    assert {"ky", "kx"} <= bound_to_call(module.kernels["k"], "load")
+
+
+# each step moves a [16 households, 8 slots] tile, the steps strided across the grid: the tile
+# already spans several rows, so a bigger block of rows, not rows a step, is the knob
+SEVERAL_ROWS_A_STEP = HEADER + '''
+
+@triton.jit
+def household_kernel(x_ptr, out_ptr, H, BLOCK_H: tl.constexpr, SLOTS: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    slot = tl.arange(0, SLOTS)
+    for blk in range(pid, tl.cdiv(H, BLOCK_H), nprog):
+        hh = blk * BLOCK_H + tl.arange(0, BLOCK_H)
+        m = (hh < H)[:, None]
+        idx = hh[:, None] * SLOTS + slot[None, :]
+        x = tl.load(x_ptr + idx, mask=m, other=0.0)
+        tl.store(out_ptr + idx, tl.sum(x, axis=1)[:, None] - x, mask=m)
+
+
+def run(x):
+    H, SLOTS = x.shape
+    out = torch.empty_like(x)
+    household_kernel[(40,)](x, out, H, BLOCK_H=16, SLOTS=SLOTS)
+    return out
+'''
+
+
+def test_steps_of_a_tile_spanning_several_rows_ask_for_a_bigger_block(tmp_path, monkeypatch):
+    d = _traced(tmp_path, monkeypatch, "households", SEVERAL_ROWS_A_STEP,
+                "(torch.randn(16384, 8, generator=g),)", backend="ascend")
+    cards = {f.card_id for f in d.tiers[0].findings if f.kind == "trace"}
+    assert "ascend-small-dma-tile" in cards and "common-row-per-program" not in cards

@@ -45,6 +45,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import math
 import os
 import subprocess
 import sys
@@ -808,7 +809,13 @@ def _small_tile_findings(rows: list[dict], total: float, path: str) -> list[Find
     density = _density(r)
     step = r.get("step") or [0, 0]
     facts: dict[str, Any] = {"bytes_per_step": round(per_step), "steps": steps}
-    if density is not None and density < SEPARATE_PIECES:
+    shape = r.get("shape") or []
+    # a step whose tile already spans several rows ([16 households, 8 slots]) takes more rows
+    # with a bigger block: its size is the knob, not rows a step
+    several_rows = len(shape) >= 2 and math.prod(shape[:-1]) > 1
+    if several_rows:
+        how = ""
+    elif density is not None and density < SEPARATE_PIECES:
         # the steps touch pieces spaced apart (a row each, the rows between them another
         # program's): no bigger block merges two steps; a step of several rows does
         how = f"each step a separate piece (the program touches {density:.0%} of the span it walks)"
@@ -1266,7 +1273,7 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
             # a product needs three axes longer than one (rows, columns, the summed axis): a
             # rank-3 shape with an axis of 1 is an outer product or a rank-2 op with a spare axis
             full = all(d > 1 for n in notes for d in _shape(n["detail"], target=True))
-            if len({o for o in ones if o}) >= 2 and full:
+            if len({o for o in ones if o}) >= 2 and full and not _small_batched(notes):
                 found.append(_finding(
                     "cuda-broadcast-matmul", "use-dot-for-broadcast-sum",
                     f"Traced on the CPU, line {line} broadcasts two operands to one rank-3 shape "
@@ -1303,6 +1310,23 @@ def _widened_share(report: dict, launch: int, notes: list[dict]) -> float:
     if not widened or not loaded:
         return FP64_SHARE
     return round(min(FP64_SHARE, widened / loaded), 3)
+
+
+MMA_MIN = 16  # the shortest side of a product a tensor core (or an Ascend cube) takes
+
+
+def _small_batched(notes: list[dict]) -> bool:
+    """Both operands span an axis of their own (a batch: sites, points, pixels) and a side of
+    the products is under MMA_MIN (`[128, 4, 1] * [128, 1, 4]`: 3x3 complex matrices per lattice
+    site): a batch of small products, each with its own operands, that no tensor core multiplies.
+    A product with a shared operand (`[M, 1, K] * [1, N, K]`) has no batch axis."""
+    sources = [_shape(n["detail"]) for n in notes]
+    target = _shape(notes[0]["detail"], target=True)
+    if len(sources) < 2 or any(len(s) != len(target) for s in sources):
+        return False
+    batch = [i for i in range(len(target)) if all(s[i] > 1 for s in sources)]
+    sides = [target[i] for i in range(len(target)) if i not in batch]
+    return bool(batch) and any(d < MMA_MIN for d in sides)
 
 
 def _shape(detail: str, target: bool = False) -> list[int]:

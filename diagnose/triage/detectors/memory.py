@@ -547,7 +547,10 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
             seen.setdefault(key, set()).add(type(node.op).__name__)
             if key not in first or node.lineno < first[key].lineno:
                 first[key] = node
-        runtime_keys = {key for key in seen if _runtime_divisor(kernel, first[key].right)}
+        # a decode done once before the loop that reuses it (every access it reaches is in a
+        # loop it is not in) is paid once per program, not at every access
+        hoisted = {key for key in seen if _hoisted_decode(kernel, first[key])}
+        runtime_keys = {key for key in seen if _runtime_divisor(kernel, first[key].right)} - hoisted
         # many runtime divisions per element (a generic N-d index decode) are issue-bound work of
         # their own: about 20 integer instructions each against a few bytes the element moves
         issue_bound = len(runtime_keys) >= ISSUE_BOUND_DIVISIONS
@@ -556,6 +559,8 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
             node = first[key]
             runtime = key in runtime_keys
             confidence = (0.6 if runtime else 0.3) + (0.1 if len(ops) == 2 else 0.0)
+            if key in hoisted:
+                confidence = min(confidence, HOISTED_DIV_MOD_CONFIDENCE)
             if backend == "ascend":
                 if _feeds_only_gathers(kernel, node):  # a few vector ops beside a scalar transfer each
                     confidence = min(confidence, GATHERED_DIV_MOD_CONFIDENCE)
@@ -580,21 +585,40 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _feeds_only_gathers(kernel: JitKernel, node: ast.BinOp) -> bool:
-    """Every access whose address the div/mod reaches is also addressed through a loaded value
-    (a deformable or table-driven gather): no index decode makes such an access structured, so
-    its scalarization is the gather's, not the division's."""
+def _reached(kernel: JitKernel, node: ast.BinOp) -> list[tuple[ast.Call, set[str]]]:
+    """The accesses whose address the div/mod reaches, each with the names its pointer depends on."""
     bound = {t.id for stmt in ast.walk(kernel.node) if isinstance(stmt, ast.Assign)
              and any(n is node for n in ast.walk(stmt.value))
              for t in stmt.targets if isinstance(t, ast.Name)}
-    loaded = bound_to_call(kernel, "load")
     reached = []
     for op in memory_ops(kernel):
         pointer = pointer_of(op)
         names = depends_on(kernel, pointer)
         if names & bound or any(n is node for n in ast.walk(pointer)):
-            reached.append(names)
-    return bool(reached) and all(names & loaded for names in reached)
+            reached.append((op, names))
+    return reached
+
+
+def _feeds_only_gathers(kernel: JitKernel, node: ast.BinOp) -> bool:
+    """Every access whose address the div/mod reaches is also addressed through a loaded value
+    (a deformable or table-driven gather): no index decode makes such an access structured, so
+    its scalarization is the gather's, not the division's."""
+    loaded = bound_to_call(kernel, "load")
+    reached = _reached(kernel, node)
+    return bool(reached) and all(names & loaded for _op, names in reached)
+
+
+HOISTED_DIV_MOD_CONFIDENCE = 0.45  # a decode before the loop that reuses it: once per program
+
+
+def _hoisted_decode(kernel: JitKernel, node: ast.BinOp) -> bool:
+    """The div/mod sits in no loop, and every access it reaches sits in one (a tap's wrapped
+    grid index decoded once, then loaded for every coil): the decode is paid once per program
+    and each access inside the loop reuses it."""
+    loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
+    inside = {id(n) for loop in loops for n in ast.walk(loop)}
+    reached = _reached(kernel, node)
+    return id(node) not in inside and bool(reached) and all(id(op) in inside for op, _names in reached)
 
 
 GATHERED_DIV_MOD_CONFIDENCE = 0.5  # below the gather that scalarizes the access anyway

@@ -175,8 +175,10 @@ def _collect_assigns(fn: ast.FunctionDef) -> tuple[dict[str, list[ast.stmt]], se
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name):
-                    assigns.setdefault(target.id, []).append(node)
+                # `a, b = tl.split(x)` binds both names to the one value they are taken from
+                for name in (target.elts if isinstance(target, ast.Tuple) else [target]):
+                    if isinstance(name, ast.Name):
+                        assigns.setdefault(name.id, []).append(node)
         elif isinstance(node, ast.AnnAssign | ast.AugAssign) and isinstance(node.target, ast.Name):
             assigns.setdefault(node.target.id, []).append(node)
         elif isinstance(node, ast.For):
