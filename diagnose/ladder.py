@@ -232,10 +232,14 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
               for line, (_, fraction) in walks.items()}
     if walks:  # the trace's shares of bytes are shares of the traffic's part of the time only
         part = min(fraction for _, fraction in walks.values())
+        walking = {r["function"] for r in traffic(report) if r["line"] in walks}
         for f in traced:  # (a finding at a walk's own line measures the walk: kept)
-            # (the machine a grid leaves idle is idle during the walk too: a share of time)
+            # (the machine a grid leaves idle is idle during the walk too: a share of time;
+            # steps that do nothing in the walk's own function are a share of its steps)
+            idle_steps = "idle_steps" in (f.evidence.get("facts") or {}) \
+                and (f.location or {}).get("function") in walking
             if not f.evidence.get("of_time") and "walk_scaled" not in f.evidence \
-                    and f.rewrite_family not in IDLE_MACHINE_FAMILIES \
+                    and f.rewrite_family not in IDLE_MACHINE_FAMILIES and not idle_steps \
                     and (f.location or {}).get("line") not in walks:
                 share = f.evidence.get("share", 0.0)
                 f.evidence["share"] = round(share * part, 3)

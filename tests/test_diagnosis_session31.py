@@ -240,3 +240,38 @@ def test_steps_of_a_tile_spanning_several_rows_ask_for_a_bigger_block(tmp_path, 
                 "(torch.randn(16384, 8, generator=g),)", backend="ascend")
     cards = {f.card_id for f in d.tiers[0].findings if f.kind == "trace"}
     assert "ascend-small-dma-tile" in cards and "common-row-per-program" not in cards
+
+
+# every step reads one element position (a walk of scalar loads) and loads a row of samples
+# masked by an aperture around the program's pixels: most steps have every lane masked off
+APERTURE_LOOP = HEADER + '''
+
+@triton.jit
+def aperture_kernel(x_ptr, pos_ptr, out_ptr, n_pix, n_elem, BLOCK: tl.constexpr, T: tl.constexpr):
+    pix = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    t = tl.arange(0, T)
+    acc = tl.zeros([BLOCK, T], dtype=tl.float32)
+    for e in range(n_elem):
+        xe = tl.load(pos_ptr + e)
+        use = (tl.abs(xe - pix.to(tl.float32)) < 32.0) & (pix < n_pix)
+        acc += tl.load(x_ptr + (e * n_pix + pix[:, None]) * T + t[None, :], mask=use[:, None], other=0.0)
+    tl.store(out_ptr + pix[:, None] * T + t[None, :], acc, mask=(pix < n_pix)[:, None])
+
+
+def run(x, pos):
+    n_elem, n_pix, T = x.shape
+    out = torch.empty(n_pix, T, device=x.device, dtype=x.dtype)
+    aperture_kernel[(triton.cdiv(n_pix, 64),)](x, pos, out, n_pix, n_elem, BLOCK=64, T=T)
+    return out
+'''
+
+
+def test_steps_that_do_nothing_in_a_walk_are_a_share_of_its_steps(tmp_path, monkeypatch):
+    """The trace counts a walk of one-element loads (the positions) and, in the same loop, steps
+    whose lanes are all masked off: skipping those steps shortens the walk too, so their share
+    is not scaled down to the traffic's part of the time, and skip-masked-tiles ranks first."""
+    d = _traced(tmp_path, monkeypatch, "aperture", APERTURE_LOOP,
+                "(torch.randn(512, 4096, 16, generator=g), torch.arange(512, dtype=torch.float32) * 8)")
+    [idle] = [f for f in d.tiers[0].findings if f.card_id == "common-causal-full-scan" and f.kind == "trace"]
+    assert "walk_scaled" not in idle.evidence
+    assert d.ranking[0]["rewrite_family"] == "skip-masked-tiles", d.ranking
