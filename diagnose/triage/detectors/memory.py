@@ -549,7 +549,10 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
                 first[key] = node
         # a decode done once before the loop that reuses it (every access it reaches is in a
         # loop it is not in) is paid once per program, not at every access
-        hoisted = {key for key in seen if _hoisted_decode(kernel, first[key])}
+        in_loops = {id(n) for loop in ast.walk(kernel.node) if isinstance(loop, ast.For | ast.While)
+                    for n in ast.walk(loop)}
+        reached = {key: _reached(kernel, first[key]) for key in seen}
+        hoisted = {key for key in seen if _hoisted_decode(first[key], reached[key], in_loops)}
         runtime_keys = {key for key in seen if _runtime_divisor(kernel, first[key].right)} - hoisted
         # many runtime divisions per element (a generic N-d index decode) are issue-bound work of
         # their own: about 20 integer instructions each against a few bytes the element moves
@@ -562,7 +565,7 @@ def div_mod_index(module: KernelModule, backend: str) -> list[Match]:
             if key in hoisted:
                 confidence = min(confidence, HOISTED_DIV_MOD_CONFIDENCE)
             if backend == "ascend":
-                if _feeds_only_gathers(kernel, node):  # a few vector ops beside a scalar transfer each
+                if _feeds_only_gathers(kernel, reached[key]):  # a few vector ops beside a scalar transfer each
                     confidence = min(confidence, GATHERED_DIV_MOD_CONFIDENCE)
                 else:  # a div/mod the structurer cannot remove scalarizes the access
                     confidence += 0.1
@@ -599,26 +602,22 @@ def _reached(kernel: JitKernel, node: ast.BinOp) -> list[tuple[ast.Call, set[str
     return reached
 
 
-def _feeds_only_gathers(kernel: JitKernel, node: ast.BinOp) -> bool:
-    """Every access whose address the div/mod reaches is also addressed through a loaded value
-    (a deformable or table-driven gather): no index decode makes such an access structured, so
-    its scalarization is the gather's, not the division's."""
+def _feeds_only_gathers(kernel: JitKernel, reached: list[tuple[ast.Call, set[str]]]) -> bool:
+    """Every access whose address the div/mod reaches (`_reached`) is also addressed through a
+    loaded value (a deformable or table-driven gather): no index decode makes such an access
+    structured, so its scalarization is the gather's, not the division's."""
     loaded = bound_to_call(kernel, "load")
-    reached = _reached(kernel, node)
     return bool(reached) and all(names & loaded for _op, names in reached)
 
 
 HOISTED_DIV_MOD_CONFIDENCE = 0.45  # a decode before the loop that reuses it: once per program
 
 
-def _hoisted_decode(kernel: JitKernel, node: ast.BinOp) -> bool:
-    """The div/mod sits in no loop, and every access it reaches sits in one (a tap's wrapped
-    grid index decoded once, then loaded for every coil): the decode is paid once per program
-    and each access inside the loop reuses it."""
-    loops = [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
-    inside = {id(n) for loop in loops for n in ast.walk(loop)}
-    reached = _reached(kernel, node)
-    return id(node) not in inside and bool(reached) and all(id(op) in inside for op, _names in reached)
+def _hoisted_decode(node: ast.BinOp, reached: list[tuple[ast.Call, set[str]]], in_loops: set[int]) -> bool:
+    """The div/mod sits in no loop, and every access it reaches (`_reached`) sits in one (a tap's
+    wrapped grid index decoded once, then loaded for every coil): the decode is paid once per
+    program and each access inside the loop reuses it. `in_loops`: ids of the nodes in loops."""
+    return id(node) not in in_loops and bool(reached) and all(id(op) in in_loops for op, _names in reached)
 
 
 GATHERED_DIV_MOD_CONFIDENCE = 0.5  # below the gather that scalarizes the access anyway
