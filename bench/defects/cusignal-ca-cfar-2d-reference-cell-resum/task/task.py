@@ -23,7 +23,7 @@ META = {
         "ragged": {"B": 1, "D": 19, "R": 333},
         "large": {"B": 32, "D": 256, "R": 8192},
     },
-    "cfar": {"guard": [GUARD_D, GUARD_R], "reference": [REF_D, REF_R], "pfa": PFA},
+    "cfar": {"guard": [2, 4], "reference": [4, 16], "pfa": 1e-6},
     "baseline_notes": "One program per (range tile of 256 cells, Doppler row, beam). The outer and guard "
                       "windows are summed over Doppler first (13 and 5 rows, as 16- and 8-row tiles); along "
                       "range each window's sum is the sum of the window left of the tile plus a tl.cumsum of "
