@@ -133,6 +133,7 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> tuple[dict[int, str], set
     threads = 32 * int(kir.specialization.options.get("num_warps") or 4)
     looped = _in_loops(stage.text)
     defs = _ssa_defs(stage.text)
+    lane_loads = _lane_loads(stage.text)
     found: dict[int, str] = {}
     repeated: set[int] = set()
     for m in TTGIR_ACCESS.finditer(stage.text):
@@ -151,6 +152,11 @@ def _access_mechanisms(kir: KernelIR, stage: Stage) -> tuple[dict[int, str], set
         elif m.group(3) is None:
             # one scalar outside any loop (a scale, a row offset) is inherent, not a walk
             found[line] = SCALAR_POINTER if m.group(1) == "load" and in_loop else SCALAR_STORE
+        elif (in_loop and "x" not in m.group(3) and operands
+              and _derives_from_load(operands[0], defs, lane_loads)):
+            # a 1-D tile whose every lane steps through an address the data chose (a segment
+            # start it loaded): no block size or hint widens it, whatever the mask
+            found[line] = GATHERED
         elif _elements(m.group(3)) <= threads:
             found[line] = TILE_WITHIN_THREADS
     return found, repeated
@@ -176,9 +182,16 @@ def _operands(text: str, access: re.Match) -> list[str]:
     return SSA_NAME.findall(operands.split("{")[0])
 
 
+def _lane_loads(text: str) -> set[str]:
+    """SSA values loaded as a tensor: one value per lane, not a scalar every lane shares."""
+    return {name for name, op, rest in SSA_DEF.findall(text)
+            if op == "tt.load" and "tensor<" in rest.split(" : ", 1)[-1]}
+
+
 def _derives_from_load(value: str, defs: dict[str, tuple[str, list[str]]],
-                       limit: int = 64) -> bool:
-    """Whether `value` is computed from a tt.load result (through at most `limit` ops)."""
+                       sources: set[str] | None = None, limit: int = 64) -> bool:
+    """Whether `value` is computed from a tt.load result (through at most `limit` ops); with
+    `sources`, from one of those loads only."""
     seen, todo = set(), [value]
     while todo and len(seen) < limit:
         name = todo.pop()
@@ -187,7 +200,9 @@ def _derives_from_load(value: str, defs: dict[str, tuple[str, list[str]]],
         seen.add(name)
         op, reads = defs[name]
         if op in ("tt.load", "tt.descriptor_load", "ttg.local_load"):
-            return True
+            if sources is None or name in sources:
+                return True
+            continue
         todo += reads
     return False
 

@@ -741,25 +741,38 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
     """Traffic whose lanes are mostly masked off: whole tiles that do nothing (a loop that runs
     past the region that matters) or a block far larger than the data it covers. Lanes masked
     off in a scattered pattern in most steps that move any are chosen by data (a load only some
-    streams need): not a block size."""
+    streams need): not a block size; steps with every lane off still are skippable steps."""
     found = []
+    # accesses stepped and idled alike are one loop body: its steps are skipped together
+    steps: dict[tuple, list[dict]] = {}
     for r in rows:
-        share = r["sector_bytes"] / total
-        if r["lanes"] == 0 or share < 0.3 or r["active"] / r["lanes"] >= 0.5:
+        steps.setdefault((tuple(r["execs"]), tuple(r.get("idle_execs") or [])), []).append(r)
+    for r in rows:
+        if r["lanes"] == 0 or r["active"] / r["lanes"] >= 0.5:
             continue
+        share = r["sector_bytes"] / total
         execs = sum(r["execs"])
         idle = sum(r.get("idle_execs") or [0])
-        if 2 * sum(r.get("scattered_execs") or [0]) >= execs - idle > 0:
-            continue  # lanes chosen by the data the kernel reads: no block size or skip helps
-        if execs > 1 and idle * 4 >= execs:
+        body = steps[(tuple(r["execs"]), tuple(r.get("idle_execs") or []))]
+        # steps with every lane off are a loop running past its work, however the data picks
+        # the lanes of the steps that still move something (counted in programs that loop: a
+        # program whose one step is all masked off is an edge of the grid, not a loop)
+        looped = [p for p, n in enumerate(r["execs"]) if n > 1]
+        loop_steps = sum(r["execs"][p] for p in looped)
+        loop_idle = sum((r.get("idle_execs") or [0] * len(r["execs"]))[p] for p in looped)
+        if loop_steps > 1 and loop_idle * 4 >= loop_steps:
+            body_share = sum(b["sector_bytes"] for b in body) / total
+            if body_share < 0.3 or r is not body[0]:
+                continue
             found.append(_finding(
                 "common-causal-full-scan", "skip-masked-tiles",
                 f"Traced on the CPU, {idle} of the {execs} steps of the {r['op']} at line "
                 f"{r['line']} have every lane masked off: the loop visits tiles that do nothing.",
                 # the cost is in steps, not bytes (a masked-off step moves nothing but still
                 # runs): weighed by the share of the line's steps that do nothing
-                max(share, idle / execs), r, path, {"idle_steps": idle, "steps": execs}))
-        else:
+                max(body_share, idle / execs), r, path, {"idle_steps": idle, "steps": execs}))
+        elif share >= 0.3 and not 2 * sum(r.get("scattered_execs") or [0]) >= execs - idle > 0:
+            # (lanes chosen by the data the kernel reads: no block size helps)
             found.append(_finding(
                 "common-block-size", "block-size-tuning",
                 f"Traced on the CPU, only {r['active'] / r['lanes']:.0%} of the lanes of the "
