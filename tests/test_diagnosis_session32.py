@@ -182,3 +182,72 @@ def test_steps_after_every_lane_stopped_are_skipped_steps_of_the_whole_loop_body
 def test_a_grid_edge_whose_only_step_is_masked_off_is_no_loop_to_stop(tmp_path):
     found = _trace_families(tmp_path, "edges", EDGE_TASK, EDGE_COLUMNS).values()
     assert not [f for f in found if "idle_steps" in f.evidence.get("facts", {})]
+
+
+# a march whose samples are read for every lane on every step (no mask on the loads): only the
+# guarded update shows that every lane stopped long before the loop's fixed count
+MARCH = HEADER + '''
+
+@triton.jit
+def march_kernel(field_ptr, org_ptr, out_ptr, n, R, STEPS: tl.constexpr, BLOCK: tl.constexpr):
+    lane = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inb = lane < n
+    t = tl.load(org_ptr + lane, mask=inb, other=0.0)
+    res = tl.full([BLOCK], 1.0, tl.float32)
+    live = inb
+    for _ in range(STEPS):
+        i = tl.minimum(tl.maximum(t.to(tl.int32), 0), R - 1)
+        h = tl.load(field_ptr + i)
+        res = tl.where(live, tl.minimum(res, h), res)
+        t = tl.where(live, t + 1.0, t)
+        live = live & (res > 0.25)
+    tl.store(out_ptr + lane, res, mask=inb)
+
+
+def run(field, org):
+    out = torch.empty(org.numel(), dtype=torch.float32, device=org.device)
+    march_kernel[(triton.cdiv(org.numel(), 64),)](field, org, out, org.numel(), field.numel(), STEPS=64, BLOCK=64)
+    return out
+'''
+
+MARCH_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 128}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    field = torch.rand(512, generator=g)
+    org = torch.randint(0, 400, (128,), generator=g).float()
+    return (field.to(device), org.to(device))
+def reference(field, org):
+    out = []
+    for t0 in org.tolist():
+        res, t = 1.0, int(t0)
+        for _ in range(64):
+            res = min(res, float(field[min(max(t, 0), 511)]))
+            t += 1
+            if not res > 0.25:
+                break
+        out.append(res)
+    return torch.tensor(out)
+'''
+
+# a running minimum over many steps: no lane improves on most late steps, yet some lane does
+# on some step near the end, and a condition that never held for any lane retired none
+RUNNING_MIN = MARCH.replace("live = live & (res > 0.25)", "live = h < res").replace(
+    "res = tl.where(live, tl.minimum(res, h), res)", "res = tl.where(h < res, h, res)").replace(
+    "t = tl.where(live, t + 1.0, t)", "t = t + 1.0 + tl.where(h > 2.0, 1.0, 0.0)")
+
+
+def _retired(found) -> list:
+    return [f for f in found if f.card_id == "common-retired-lanes-loop"]
+
+
+def test_lanes_that_all_retired_while_the_loop_kept_stepping_are_measured(tmp_path):
+    found = _trace_families(tmp_path, "march", MARCH_TASK, MARCH).values()
+    [retired] = _retired(found)
+    facts = retired.evidence["facts"]
+    assert retired.rewrite_family == "skip-masked-tiles" and facts["idle_steps"] * 2 >= facts["steps"]
+
+
+def test_a_running_minimum_and_a_condition_that_never_held_retire_no_lanes(tmp_path):
+    assert not _retired(_trace_families(tmp_path, "runmin", MARCH_TASK, RUNNING_MIN).values())

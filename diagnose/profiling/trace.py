@@ -241,6 +241,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
     found += _walk_findings(report, rows, total, path)
     found += _growing_walk_findings(report, rows, total, path)
     found += _dropped_step_findings(report, rows, total, path)
+    found += _retired_lane_findings(report, rows, total, path)
     found += _zero_product_findings(report, rows, total, path)
     found += _blind_program_findings(report, rows, total, path)
     found += _empty_program_findings(report, rows, total, path)
@@ -1007,6 +1008,30 @@ def _launch_weighed(rows: list[dict], total: float, launch: int, fraction: float
 DROPPED_STEPS = 0.5  # a select keeping no lane on at least this share of its loop's steps
 MIN_SELECT_STEPS = 4  # per sampled program: fewer executions are no loop to skip steps of
 MIN_DROPPED_SHARE = 0.3  # dropped share of the steps times the launch's share of the traffic
+
+
+def _retired_lane_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
+    """A loop over a row of lanes whose per-lane tl.where (`live = live & ...` guarding the
+    update) held for no lane on the last steps of most of what its sampled programs ran, after
+    holding for some earlier: every lane had retired and the loop kept stepping (an X-drop
+    extension, a ray march, a convergence loop run to its fixed count). Weighed by the idle share
+    of the steps times the launch's share of the traffic."""
+    found = []
+    for sel in report.get("lane_selects") or []:
+        counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS and v[2]]
+        steps, tail = sum(v[0] for v in counts), sum(v[1] for v in counts)
+        if not steps or tail < DROPPED_STEPS * steps:
+            continue
+        share = _launch_weighed(rows, total, sel["launch"], tail / steps)
+        if share < MIN_DROPPED_SHARE:
+            continue
+        found.append(_finding(
+            "common-retired-lanes-loop", "skip-masked-tiles",
+            f"Traced on the CPU, the tl.where at line {sel['line']} held for no lane on the last "
+            f"{tail} of the {steps} loop steps its sampled programs ran, after holding for some: "
+            "every lane had retired and the loop kept stepping.",
+            share, sel, path, {"idle_steps": tail, "steps": steps, "line": sel["line"]}))
+    return found
 
 
 def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:

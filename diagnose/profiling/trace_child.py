@@ -37,11 +37,15 @@ from pathlib import Path
 #  "selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, dropped]}}]
 #              (tl.where filling a 2-D tile with one value where its condition fails: how often
 #               it ran, and how often the condition kept no lane),
+#  "lane_selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, tail, kept]}}]
+#              (tl.where over a row of at least LANE_ROW lanes: how often it ran, the run of steps at
+#               the end whose condition held for no lane, and how many steps kept some lane),
 #  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
 TRACE_SCHEMA = 1
 SECTOR = 32  # bytes of one DRAM sector / L2 request granule
 WARP_LANES = 32
 MAX_KEPT_EXECS = 64  # per (program, access): executions whose addresses are kept for overlap
+LANE_ROW = 16  # a tl.where over fewer lanes is a scalar's choice, not a row of live lanes
 PROGRAM_SECONDS = 4.0  # one sampled program runs at most this long, then it is cut short
 MAX_TRACED_LAUNCHES = 3  # of one kernel: later launches are counted, not traced
 MAX_KEY_EXECS = 8  # per (program, integer load): executions whose values are checked for order
@@ -85,6 +89,7 @@ class Tracer:
         self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
         self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
+        self.retires: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, tail, kept
 
     # ------------------------------------------------------------ where an access comes from
     def _site(self, callers: bool = False, stop_at: str | None = None) -> tuple[str, int, str, tuple]:
@@ -140,6 +145,23 @@ class Tracer:
         steps = rec["per_program"].setdefault(key, [0, 0])
         steps[0] += 1
         steps[1] += 0 if kept_any else 1
+
+    def lane_select(self, kept_any: bool) -> None:
+        """A tl.where over a row of lanes (one value per lane) ran in the current program: counts
+        its steps, the run of steps at the end whose condition held for no lane, and the steps
+        that kept some lane (lanes that were live and then all retired)."""
+        if self.program is None:
+            return
+        file, line, function, _callers = self._site()
+        rec = self.retires.setdefault((len(self.launches) - 1, file, line),
+                                      {"function": function, "per_program": {}})
+        key = ",".join(map(str, self.program))
+        steps = rec["per_program"].setdefault(key, [0, 0, 0])  # steps, idle tail, kept
+        steps[0] += 1
+        if kept_any:
+            steps[1], steps[2] = 0, steps[2] + 1
+        else:
+            steps[1] += 1
 
     def note(self, kind: str, detail: str, elements: int = 0, callers: bool = False) -> None:
         """Count an interpreter event of `kind` at its source line, and the elements it touched
@@ -316,6 +338,8 @@ def _install(tracer: Tracer) -> None:
         # keeps its old values; with most programs not run, its data may well look uniform)
         if tracer.program is not None and np.ndim(lhs.data) >= 2 and uniform(rhs.data):
             tracer.select(bool(np.any(cond.data)))
+        elif tracer.program is not None and np.ndim(cond.data) == 1 and np.size(cond.data) >= LANE_ROW:
+            tracer.lane_select(bool(np.any(cond.data)))
         return select(self, cond, lhs, rhs)
 
     builder.create_select = create_select
@@ -613,6 +637,8 @@ def main(argv: list[str] | None = None) -> int:
     report["accesses"] = summarise(tracer)
     report["dots"] = _dot_summary(tracer)
     report["selects"] = [{"launch": k[0], "file": k[1], "line": k[2], **v} for k, v in tracer.selects.items()]
+    report["lane_selects"] = [{"launch": k[0], "file": k[1], "line": k[2], **v}
+                              for k, v in tracer.retires.items()]
     report["notes"] = [{"launch": k[0], "file": k[1], "line": k[2], "kind": k[3], "detail": k[4], **v}
                        for k, v in tracer.notes.items()]
     report["host_ops"] = HOST_OPS
