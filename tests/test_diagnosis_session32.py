@@ -15,6 +15,7 @@ from pathlib import Path
 
 from diagnose.ir import attribute, capture_cuda
 from diagnose.profiling.trace import run_trace, trace_findings
+from diagnose.triage import triage
 
 HEADER = "import torch, triton, triton.language as tl\n"
 
@@ -251,3 +252,50 @@ def test_lanes_that_all_retired_while_the_loop_kept_stepping_are_measured(tmp_pa
 
 def test_a_running_minimum_and_a_condition_that_never_held_retire_no_lanes(tmp_path):
     assert not _retired(_trace_families(tmp_path, "runmin", MARCH_TASK, RUNNING_MIN).values())
+
+
+# one cell per program: a 16-wide row, refined by a fixed bisection over registers only
+ROW_BISECTION = HEADER + '''
+
+@triton.jit
+def membership_kernel(d_ptr, w_ptr, target, N_ITER: tl.constexpr, BK: tl.constexpr):
+    cell = tl.program_id(0)
+    cols = tl.arange(0, BK)
+    d = tl.load(d_ptr + cell * BK + cols)
+    mid = 1.0
+    for _ in range(N_ITER):
+        s = tl.sum(tl.exp(-d / mid), axis=0)
+        mid = tl.where(s > target, mid * 0.5, mid * 1.5)
+    tl.store(w_ptr + cell * BK + cols, tl.exp(-d / mid))
+
+
+def run(d, target):
+    w = torch.empty_like(d)
+    membership_kernel[(d.shape[0],)](d, w, target, N_ITER=32, BK=16)
+    return w
+'''
+
+# the same program walking its row in tiles: the loop reads memory, so the tile can grow
+ROW_WALK = ROW_BISECTION.replace(
+    "        s = tl.sum(tl.exp(-d / mid), axis=0)",
+    "        s = tl.sum(tl.exp(-tl.load(d_ptr + cell * BK + cols) / mid), axis=0)")
+
+
+def _cards(source: str, backend: str) -> set[str]:
+    return {f.card_id for f in triage(source, "k.py", backend).findings}
+
+
+def test_a_row_per_program_refined_in_registers_is_one_short_row_on_both_backends():
+    for backend in ("cuda", "ascend"):
+        cards = _cards(ROW_BISECTION, backend)
+        assert "common-row-per-program" in cards and "common-block-size" not in cards, backend
+
+
+def test_a_row_the_loop_reads_again_from_memory_is_no_fixed_row():
+    assert "common-row-per-program" not in _cards(ROW_WALK, "ascend")
+
+
+def test_a_lane_taking_its_own_slot_from_a_shared_counter_is_no_reduction():
+    source = (Path(__file__).parent / "triage_fixtures" / "atomic_slot_counter_pos.py").read_text()
+    cards = _cards(source, "cuda")
+    assert "common-atomic-slot-counter" in cards and "cuda-atomic-reduction" not in cards

@@ -200,7 +200,9 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
             lanes = max(row["active"] / max(sum(row["execs"]), 1), 1.0)
             atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
                        * row["repeats"])
-            keys = _sorted_keys(rows, row["launch"])
+            # keys address an atomic only where its lanes reach several addresses a step: one
+            # counter every lane adds to is no run of keys, whatever else the launch reads sorted
+            keys = _sorted_keys(rows, row["launch"]) if row["distinct_in_exec"] > 1 else None
             if atomics >= 4096 and keys is not None:
                 runs = ("neighbouring programs read the same key" if keys["keys"].get("across_programs")
                         else f"about {keys['keys']['mean_run']:.0f} per distinct key")

@@ -254,15 +254,63 @@ def _vanishing_terms_dropped(pointer: ast.expr | None) -> ast.expr | None:
 REDUCING_ATOMICS = ("atomic_add", "atomic_max", "atomic_min", "atomic_or", "atomic_and", "atomic_xor")
 
 
+def slot_counters(kernel: JitKernel) -> list[tuple[ast.Call, str]]:
+    """(call, name) for each `name = tl.atomic_add(...)` made by every lane of a tile on one
+    address no program position or lane index reaches, whose returned old value a later access
+    uses in its address: each lane takes its own output slot from a shared counter."""
+    shapes = ShapeInference(kernel)
+    found = []
+    for name, stmts in kernel.assigns.items():
+        for stmt in stmts:
+            call = getattr(stmt, "value", None)
+            if not (isinstance(call, ast.Call) and call_name(call) == "atomic_add"):
+                continue
+            pointer = pointer_of(call)
+            if pointer is None or _program_dependent(kernel, pointer):
+                continue
+            reached = depends_on(kernel, pointer) | names_in(pointer)
+            if any(isinstance(n, ast.Call) and call_name(n) == "arange"
+                   for r in reached for s in kernel.assigns.get(r, []) for n in ast.walk(s)) \
+                    or "arange" in ast.unparse(pointer):
+                continue  # lanes at addresses of their own: a histogram or a reduction
+            mask = kwarg(call, "mask")
+            if shapes.shape(pointer, call.lineno) == () and (mask is None or shapes.shape(mask, call.lineno) == ()):
+                continue  # one atomic per program: the slots are already reserved in bulk
+            if any(name in depends_on(kernel, p) | names_in(p)
+                   for op in memory_ops(kernel) if op.lineno > call.lineno
+                   and (p := pointer_of(op)) is not None):
+                found.append((call, name))
+    return found
+
+
+@detector("atomic-slot-counter")
+def atomic_slot_counter(module: KernelModule, backend: str) -> list[Match]:
+    """Every lane takes an output slot from one shared counter with its own atomic and writes
+    at the old value it gets back: one serialised atomic per element where one per program
+    (a count, a bulk reservation and a prefix sum) hands out the same slots."""
+    return [_match(
+        module, kernel, call, "atomic-slot-counter", 0.8,
+        f"`{name} = tl.atomic_add(...)` in `{kernel.name}` takes one slot per lane from a shared "
+        f"counter and writes at `{name}`: one serialised read-modify-write per element on one "
+        "address. Reserve a program's slots with one atomic of its count (tl.sum of the flags) and "
+        "give each lane its exclusive prefix (tl.cumsum).",
+        ["profile: time grows with the active lanes while the bytes stay small",
+         "IR: one atom per lane on one address, its result feeding the store addresses"],
+        counter=name)
+        for kernel in module.kernels.values() for call, name in slot_counters(kernel)]
+
+
 def _reducing_atomics(module: KernelModule):
     """(kernel, call, pointer, facts) for each atomic that combines into addresses not built
     from loaded data (a scatter is the scatter-atomics idiom): one address, the same addresses
-    from every program, a contiguous segment, or any address inside a loop."""
+    from every program, a contiguous segment, or any address inside a loop. A slot counter (the
+    old value is used as an index) combines nothing."""
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
+        slots = {id(call) for call, _ in slot_counters(kernel)}
         for call in kernel.calls(*REDUCING_ATOMICS):
             pointer = _vanishing_terms_dropped(pointer_of(call))
-            if _data_addressed(kernel, pointer, call.lineno):
+            if id(call) in slots or _data_addressed(kernel, pointer, call.lineno):
                 continue
             facts = {"scalar_target": shapes.shape(pointer, call.lineno) == (),
                      "in_loop": _inside_loop(kernel, call),

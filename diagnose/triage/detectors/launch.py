@@ -155,8 +155,7 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
                 dot_rows=small_dot))
         small = _small_tile(module, launch, extents, values, backend)
-        if small is not None and not (backend == "cuda" and (reduces_one_tile(kernel)
-                                                             or walks_own_items(module, launch, extents))):
+        if small is not None and not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)):
             elements, threads = small
             walks = _walks_tiles(kernel)
             matches.append(_launch_match(
@@ -233,13 +232,19 @@ def walks_own_items(module: KernelModule, launch: Launch, extents: set[str]) -> 
 
 
 def reduces_one_tile(kernel: JitKernel) -> bool:
-    """The kernel reduces its tile (a tl.sum / max / min / reduce) with no loop in it: each
-    program's tile is one reduction unit (a row, a group, a head), so it cannot simply grow."""
-    return not _loops(kernel) and any(dotted(c.func).startswith(("tl.", "triton.language."))
-                             for c in kernel.calls(*REDUCE_OPS))
+    """The kernel reduces its tile (a tl.sum / max / min / reduce) and no loop in it touches
+    memory: each program's tile is one reduction unit (a row, a group, a head), so it cannot
+    simply grow. A loop over values already in registers (a bisection for a row's scale, a
+    fixed number of refinement steps) is still work on that one tile."""
+    return not any(_touches_memory(loop) for loop in _loops(kernel)) and any(
+        dotted(c.func).startswith(("tl.", "triton.language.")) for c in kernel.calls(*REDUCE_OPS))
 
 
-@detector("row-per-program", ("cuda",))
+def _touches_memory(loop: ast.For | ast.While) -> bool:
+    return any(isinstance(n, ast.Call) and call_name(n) in MEMORY_OPS for n in ast.walk(loop))
+
+
+@detector("row-per-program", ("cuda", "ascend"))
 def row_per_program(module: KernelModule, backend: str) -> list[Match]:
     """A loop-free kernel that reduces a tile of at most one element per thread: one short row
     (head, group, token) per program, where more rows per program is the fix, not a bigger block."""
@@ -255,18 +260,23 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
             continue
         elements, threads = small
         sizes = ", ".join(f"{n}={values[n]}" for n in sorted(extents))
-        shape = (f"reduces one {elements}-element tile per program ({sizes}) with {threads} threads "
-                 "and no loop" if reduces_one_tile(kernel) else
+        lanes = f"with {threads} threads" if backend == "cuda" else "on a vector core"
+        shape = (f"reduces one {elements}-element tile per program ({sizes}) {lanes} and no loop "
+                 "over memory" if reduces_one_tile(kernel) else
                  f"gives each program one item: a {elements}-element tile ({sizes}, next_power_of_2 "
-                 f"of a size known at run time) for {threads} threads and loops over ranges it "
+                 f"of a size known at run time) {lanes} and loops over ranges it "
                  "reads from memory (the item's neighbours or segment)")
+        cost = ("at most one element per thread, so its accesses stay narrow" if backend == "cuda" else
+                "a transfer too short to keep the DMA busy")
         matches.append(_launch_match(
             module, launch, "row-per-program", 0.7 if elements < 32 else 0.65,
-            f"`{launch.kernel}` {shape}: each program is one short row, at most one element per "
-            "thread, so its accesses stay narrow and the grid is one program per row; the tile is "
-            "bound to the row, so more rows per program, not a bigger block, is the fix.",
-            ["TTGIR: sizePerThread 1 on the row's loads (narrow global accesses)",
-             "profile: programs launched far exceed the SM count with short CTAs"],
+            f"`{launch.kernel}` {shape}: each program is one short row, {cost}, and the grid is one "
+            "program per row; the tile is bound to the row, so more rows per program, not a bigger "
+            "block, is the fix.",
+            ["TTGIR: sizePerThread 1 on the row's loads (narrow global accesses)"
+             if backend == "cuda" else "profile: many short programs per core, each moving one row",
+             "profile: programs launched far exceed the SM count with short CTAs"
+             if backend == "cuda" else "profile: vector-core time dominated by program start-up"],
             tile_elements=elements))
     matches += [m for launch in module.launches if (m := _scalar_program(module, launch)) is not None]
     return matches
