@@ -10,12 +10,12 @@ CPU trace as steps with every lane masked off; those steps belong to the loop bo
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from diagnose.ir import attribute, capture_cuda
 from diagnose.profiling.trace import run_trace, trace_findings
 from diagnose.triage import triage
+from tests.test_diagnosis_session26 import _task
 
 HEADER = "import torch, triton, triton.language as tl\n"
 
@@ -139,14 +139,6 @@ def reference(u):
     out[:, 1:-1] = u[:, :-2] + u[:, 2:]
     return out
 '''
-
-
-def _task(root: Path, name: str, task_py: str, kernel: str) -> Path:
-    folder = root / name
-    folder.mkdir()
-    (folder / "task.py").write_text(textwrap.dedent(task_py))
-    (folder / "baseline.py").write_text(kernel)
-    return folder
 
 
 def _narrow(tmp_path: Path, name: str, kernel: str):
