@@ -14,4 +14,4 @@ def compact_kernel(x_ptr, count_ptr, out_ptr, n, cap, BLOCK: tl.constexpr):
     base = tl.atomic_add(count_ptr, tl.sum(keep, axis=0))
     slot = base + tl.cumsum(keep, axis=0) - keep
     tl.store(out_ptr + slot, x, mask=(keep > 0) & (slot < cap))
-    old = tl.atomic_add(count_ptr + 1 + (x * 4).to(tl.int32) % 8, 1, mask=offs < n)
+    old = tl.atomic_add(count_ptr + 1 + (x * 4).to(tl.int32) % 8, 1, mask=offs < n)  # noqa: F841
