@@ -746,26 +746,33 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
     off in a scattered pattern in most steps that move any are chosen by data (a load only some
     streams need): not a block size; steps with every lane off still are skippable steps."""
     found = []
+
+    def stepping(r: dict) -> tuple[tuple, tuple]:
+        """Each sampled program's steps of the access, and its steps with every lane off."""
+        return tuple(r["execs"]), tuple(r.get("idle_execs") or [0] * len(r["execs"]))
+
     # accesses stepped and idled alike are one loop body: its steps are skipped together
-    steps: dict[tuple, list[dict]] = {}
+    bodies: dict[tuple, list[dict]] = {}
     for r in rows:
-        steps.setdefault((tuple(r["execs"]), tuple(r.get("idle_execs") or [])), []).append(r)
+        bodies.setdefault(stepping(r), []).append(r)
     for r in rows:
         if r["lanes"] == 0 or r["active"] / r["lanes"] >= 0.5:
             continue
         share = r["sector_bytes"] / total
         execs = sum(r["execs"])
-        idle = sum(r.get("idle_execs") or [0])
-        body = steps[(tuple(r["execs"]), tuple(r.get("idle_execs") or []))]
+        idle = sum(stepping(r)[1])
         # steps with every lane off are a loop running past its work, however the data picks
         # the lanes of the steps that still move something (counted in programs that loop: a
         # program whose one step is all masked off is an edge of the grid, not a loop)
-        looped = [p for p, n in enumerate(r["execs"]) if n > 1]
-        loop_steps = sum(r["execs"][p] for p in looped)
-        loop_idle = sum((r.get("idle_execs") or [0] * len(r["execs"]))[p] for p in looped)
+        looped = [(n, i) for n, i in zip(*stepping(r), strict=False) if n > 1]
+        loop_steps = sum(n for n, _ in looped)
+        loop_idle = sum(i for _, i in looped)
         if loop_steps > 1 and loop_idle * 4 >= loop_steps:
+            body = bodies[stepping(r)]
+            if r is not body[0]:
+                continue
             body_share = sum(b["sector_bytes"] for b in body) / total
-            if body_share < 0.3 or r is not body[0]:
+            if body_share < 0.3:
                 continue
             found.append(_finding(
                 "common-causal-full-scan", "skip-masked-tiles",

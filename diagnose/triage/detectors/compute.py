@@ -268,15 +268,14 @@ def slot_counters(kernel: JitKernel) -> list[tuple[ast.Call, str]]:
             pointer = pointer_of(call)
             if pointer is None or _program_dependent(kernel, pointer):
                 continue
-            reached = depends_on(kernel, pointer) | names_in(pointer)
+            sources = [pointer] + [s for r in depends_on(kernel, pointer) for s in kernel.assigns.get(r, [])]
             if any(isinstance(n, ast.Call) and call_name(n) == "arange"
-                   for r in reached for s in kernel.assigns.get(r, []) for n in ast.walk(s)) \
-                    or "arange" in ast.unparse(pointer):
+                   for s in sources for n in ast.walk(s)):
                 continue  # lanes at addresses of their own: a histogram or a reduction
             mask = kwarg(call, "mask")
             if shapes.shape(pointer, call.lineno) == () and (mask is None or shapes.shape(mask, call.lineno) == ()):
                 continue  # one atomic per program: the slots are already reserved in bulk
-            if any(name in depends_on(kernel, p) | names_in(p)
+            if any(name in depends_on(kernel, p)
                    for op in memory_ops(kernel) if op.lineno > call.lineno
                    and (p := pointer_of(op)) is not None):
                 found.append((call, name))

@@ -246,7 +246,8 @@ def _touches_memory(loop: ast.For | ast.While) -> bool:
 
 @detector("row-per-program", ("cuda", "ascend"))
 def row_per_program(module: KernelModule, backend: str) -> list[Match]:
-    """A loop-free kernel that reduces a tile of at most one element per thread: one short row
+    """A kernel whose program reduces a tile of at most one element per thread without walking
+    its row again in a loop (a loop over values held in registers does not): one short row
     (head, group, token) per program, where more rows per program is the fix, not a bigger block."""
     matches = []
     for launch in module.launches:
