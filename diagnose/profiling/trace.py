@@ -200,9 +200,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
             lanes = max(row["active"] / max(sum(row["execs"]), 1), 1.0)
             atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
                        * row["repeats"])
-            # keys address an atomic only where its lanes reach several addresses a step: one
-            # counter every lane adds to is no run of keys, whatever else the launch reads sorted
-            keys = _sorted_keys(rows, row["launch"]) if row["distinct_in_exec"] > 1 else None
+            keys = _sorted_keys(rows, row["launch"])
             if atomics >= 4096 and keys is not None:
                 runs = ("neighbouring programs read the same key" if keys["keys"].get("across_programs")
                         else f"about {keys['keys']['mean_run']:.0f} per distinct key")
@@ -1024,13 +1022,17 @@ def _retired_lane_findings(report: dict, rows: list[dict], total: float, path: s
     update) held for no lane on the last steps of most of what its sampled programs ran, after
     holding for some earlier: every lane had retired and the loop kept stepping (an X-drop
     extension, a ray march, a convergence loop run to its fixed count). Weighed by the idle share
-    of the steps times the launch's share of the traffic."""
+    of the steps times the launch's share of the traffic. A condition that never keeps more than
+    one lane in any sampled program is a match (a one-hot `cols == label` over a row's column
+    blocks): its quiet steps are the row's other columns, which the loop walks for other work."""
     found = []
     for sel in report.get("lane_selects") or []:
         counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS and v[2]]
         steps, tail = sum(v[0] for v in counts), sum(v[1] for v in counts)
         if not steps or tail < DROPPED_STEPS * steps:
             continue
+        if max(v[3] if len(v) > 3 else 2 for v in counts) < 2:
+            continue  # one lane at most: a match (a one-hot column), not lanes retiring
         share = _launch_weighed(rows, total, sel["launch"], tail / steps)
         if share < MIN_DROPPED_SHARE:
             continue

@@ -37,7 +37,8 @@ from pathlib import Path
 #  "selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, dropped]}}]
 #              (tl.where filling a 2-D tile with one value where its condition fails: how often
 #               it ran, and how often the condition kept no lane),
-#  "lane_selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, tail, kept]}}]
+#  "lane_selects": [{"launch", "file", "line", "function",
+#                    "per_program": {"x,y,z": [steps, tail, kept, widest]}}]
 #              (tl.where over a row of at least LANE_ROW lanes: how often it ran, the run of steps at
 #               the end whose condition held for no lane, and how many steps kept some lane),
 #  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
@@ -89,7 +90,8 @@ class Tracer:
         self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
         self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
-        self.retires: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, tail, kept
+        # (launch, file, line) -> per-program steps, idle tail, kept, widest
+        self.lane_selects: dict[tuple, dict] = {}
 
     # ------------------------------------------------------------ where an access comes from
     def _site(self, callers: bool = False, stop_at: str | None = None) -> tuple[str, int, str, tuple]:
@@ -146,22 +148,27 @@ class Tracer:
         steps[0] += 1
         steps[1] += 0 if kept_any else 1
 
-    def lane_select(self, kept_any: bool) -> None:
+    def lane_select(self, cond) -> None:
         """A tl.where over a row of lanes (one value per lane) ran in the current program: counts
-        its steps, the run of steps at the end whose condition held for no lane, and the steps
-        that kept some lane (lanes that were live and then all retired)."""
+        its steps, the run of steps at the end whose condition held for no lane, the steps that
+        kept some lane, and the most lanes one step kept (a liveness mask starts with many; a
+        one-hot match, `cols == label`, never keeps more than one)."""
         if self.program is None:
             return
+        import numpy as np
+
         file, line, function, _callers = self._site()
-        rec = self.retires.setdefault((len(self.launches) - 1, file, line),
-                                      {"function": function, "per_program": {}})
+        rec = self.lane_selects.setdefault((len(self.launches) - 1, file, line),
+                                           {"function": function, "per_program": {}})
         key = ",".join(map(str, self.program))
-        steps = rec["per_program"].setdefault(key, [0, 0, 0])  # steps, idle tail, kept
+        steps = rec["per_program"].setdefault(key, [0, 0, 0, 0])
+        kept = int(np.count_nonzero(cond))
         steps[0] += 1
-        if kept_any:
+        if kept:
             steps[1], steps[2] = 0, steps[2] + 1
         else:
             steps[1] += 1
+        steps[3] = max(steps[3], kept)
 
     def note(self, kind: str, detail: str, elements: int = 0, callers: bool = False) -> None:
         """Count an interpreter event of `kind` at its source line, and the elements it touched
@@ -339,7 +346,7 @@ def _install(tracer: Tracer) -> None:
         if tracer.program is not None and np.ndim(lhs.data) >= 2 and uniform(rhs.data):
             tracer.select(bool(np.any(cond.data)))
         elif tracer.program is not None and np.ndim(cond.data) == 1 and np.size(cond.data) >= LANE_ROW:
-            tracer.lane_select(bool(np.any(cond.data)))
+            tracer.lane_select(cond.data)
         return select(self, cond, lhs, rhs)
 
     builder.create_select = create_select
@@ -638,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
     report["dots"] = _dot_summary(tracer)
     report["selects"] = [{"launch": k[0], "file": k[1], "line": k[2], **v} for k, v in tracer.selects.items()]
     report["lane_selects"] = [{"launch": k[0], "file": k[1], "line": k[2], **v}
-                              for k, v in tracer.retires.items()]
+                              for k, v in tracer.lane_selects.items()]
     report["notes"] = [{"launch": k[0], "file": k[1], "line": k[2], "kind": k[3], "detail": k[4], **v}
                        for k, v in tracer.notes.items()]
     report["host_ops"] = HOST_OPS
