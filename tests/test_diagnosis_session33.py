@@ -4,7 +4,9 @@ A row-wide `tl.where` whose condition holds on the first steps of a loop and the
 reads as lanes that all retired while the loop kept stepping. A one-hot match over a row's
 column blocks (`cols == label`) has the same step pattern when the label sits in an early
 block, yet its quiet steps are the row's other columns, which the loop still walks for the rest
-of its work: it never keeps more than one lane, which a liveness mask does."""
+of its work: it never keeps more than one lane, which a liveness mask does. And an atomic whose
+neighbouring lanes add into the same address in sorted runs is a segment reduction even when
+no integer key is loaded (cells computed from sorted positions)."""
 
 from __future__ import annotations
 
@@ -71,3 +73,51 @@ def test_a_one_hot_match_over_the_rows_column_blocks_retires_no_lanes(tmp_path):
 def test_a_liveness_mask_that_empties_in_the_first_block_is_a_retired_lanes_loop(tmp_path):
     [retired] = _retired(tmp_path, "retiring", RETIRING)
     assert retired.rewrite_family == "skip-masked-tiles"
+
+
+# particles deposit into the cell their position falls in; the particles come sorted by cell,
+# so neighbouring lanes add into the same address in runs (no integer key is ever loaded)
+DEPOSIT = HEADER + '''
+
+@triton.jit
+def deposit_kernel(pos_ptr, q_ptr, rho_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    live = offs < n
+    x = tl.load(pos_ptr + offs, mask=live, other=0.0)
+    q = tl.load(q_ptr + offs, mask=live, other=0.0)
+    cell = x.to(tl.int32)
+    tl.atomic_add(rho_ptr + cell, q, mask=live)
+
+
+def run(pos, q):
+    rho = torch.zeros(2048, dtype=torch.float32, device=pos.device)
+    deposit_kernel[(triton.cdiv(pos.numel(), 128),)](pos, q, rho, pos.numel(), BLOCK=128)
+    return rho
+'''
+
+DEPOSIT_TASK = '''
+import torch
+META = {{"sizes": {{"small": {{"n": 8192}}}}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    pos = torch.rand(8192, generator=g) * 2048
+    {order}
+    q = torch.rand(8192, generator=g)
+    return (pos.to(device), q.to(device))
+def reference(pos, q):
+    return torch.zeros(2048).index_add_(0, pos.long(), q)
+'''
+
+
+def _atomic_cards(tmp_path: Path, name: str, order: str) -> set:
+    task = _task(tmp_path, name, DEPOSIT_TASK.format(order=order), DEPOSIT)
+    report = run_trace(task, task / "baseline.py", size="small")
+    return {f.card_id for f in trace_findings(report, task / "baseline.py")}
+
+
+def test_an_atomic_whose_neighbouring_lanes_add_into_sorted_cells_is_a_segment_reduction(tmp_path):
+    assert "common-sorted-key-atomics" in _atomic_cards(tmp_path, "sorted", "pos = pos.sort().values")
+
+
+def test_an_atomic_into_cells_in_no_order_is_no_segment_reduction(tmp_path):
+    assert "common-sorted-key-atomics" not in _atomic_cards(tmp_path, "shuffled", "pos = pos")

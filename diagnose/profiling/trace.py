@@ -201,7 +201,15 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
             atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
                        * row["repeats"])
             keys = _sorted_keys(rows, row["launch"])
-            if atomics >= 4096 and keys is not None:
+            runs = _own_address_runs(row)
+            if atomics >= 4096 and keys is None and runs is not None:
+                found.append(_finding(
+                    "common-sorted-key-atomics", "segment-reduce-sorted-keys",
+                    f"Traced on the CPU, the atomic at {where} sends neighbouring lanes to the same "
+                    f"address, in sorted runs of about {runs['mean_run']:.0f} lanes: about "
+                    f"{atomics:,.0f} atomics over the grid add runs that already sit together.",
+                    max(share, 0.7), row, path, {"atomics": int(atomics), "mean_run": runs["mean_run"]}))
+            elif atomics >= 4096 and keys is not None:
                 runs = ("neighbouring programs read the same key" if keys["keys"].get("across_programs")
                         else f"about {keys['keys']['mean_run']:.0f} per distinct key")
                 found.append(_finding(
@@ -339,6 +347,21 @@ def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
                 and k["sorted"] == k["execs"] and k["mean_run"] >= 2):
             return r
     return None
+
+
+SORTED_RUN_EXECS = 0.75  # share of an atomic's checked steps whose lanes reach sorted addresses
+
+
+def _own_address_runs(row: dict) -> dict | None:
+    """An atomic whose addresses the data chose (no affine stride) and whose lanes, in order,
+    reach non-decreasing addresses in runs of two or more on most checked steps, with at least
+    two addresses a step (one address for every lane is a reduction, not runs of keys)."""
+    runs = row.get("address_runs")
+    if row.get("affine") or not runs or runs["execs"] < 2:
+        return None
+    if runs["sorted"] < SORTED_RUN_EXECS * runs["execs"] or runs["mean_run"] < 2 or runs["min_distinct"] < 2:
+        return None
+    return runs
 
 
 def _has_dot(report: dict, launch: int) -> bool:

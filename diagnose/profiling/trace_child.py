@@ -28,7 +28,9 @@ from pathlib import Path
 #                "overlap_next": {axis: fraction}, "atomic_distinct",
 #                "keys": {"execs", "sorted", "mean_run"[, "across_programs"]} (integer loads only:
 #                        are the values read, one per address in lane order, non-decreasing, and
-#                        how long their runs; a scalar read per program: the same over programs)}],
+#                        how long their runs; a scalar read per program: the same over programs),
+#                "address_runs": {"execs", "sorted", "mean_run", "min_distinct"} (atomics only: do
+#                        neighbouring lanes reach non-decreasing addresses, how many lanes per address)}],
 #  "dots": [{"launch", "file", "line", "function", "a", "b", "a_shape", "b_shape", "per_program"}],
 #  "notes": [{"launch", "file", "line", "kind": broadcast | outer | widen-fp64 | int64-offset, "detail",
 #             "function", "count", "elements" (widen-fp64: values widened; outer: elements of the
@@ -218,6 +220,38 @@ class Tracer:
             site[1] = hi if site[1] is None else max(site[1], hi)
             site[2] += 1
 
+    def address_order(self, ptrs, mask) -> None:
+        """For an atomic just recorded: along some axis of its tile, do the active lanes reach
+        non-decreasing addresses (lanes that add into one address sit next to each other), and
+        how many lanes per distinct address."""
+        if self.program is None:
+            return
+        import numpy as np
+
+        file, line, _function, _callers = self._site()
+        rec = self.records.get((len(self.launches) - 1, file, line, "atomic"))
+        prog = rec and rec["per_program"].get(self.program)
+        if not prog or len(prog.setdefault("address_order", [])) >= MAX_KEY_EXECS:
+            return
+        addr = np.asarray(ptrs, dtype=np.uint64).astype(np.int64)
+        on = np.broadcast_to(np.asarray(mask, dtype=bool), addr.shape) if mask is not None \
+            else np.ones(addr.shape, dtype=bool)
+        active = addr[on]
+        if active.size < 4 or addr.ndim == 0:
+            return
+        best = (0, False)  # along the axis where most neighbours share an address: sorted?
+        for axis in range(addr.ndim):
+            if addr.shape[axis] < 2:
+                continue
+            a, o = np.moveaxis(addr, axis, 0), np.moveaxis(on, axis, 0)
+            shared = int(np.count_nonzero((a[1:] == a[:-1]) & o[1:] & o[:-1]))
+            # each active lane at or above every active lane before it along `axis`
+            before = np.maximum.accumulate(np.where(o, a, -1), axis=0)
+            before = np.concatenate([np.full((1, *a.shape[1:]), -1, np.int64), before[:-1]])
+            best = max(best, (shared, bool(np.all(a[o] >= before[o]))))
+        ordered = best[0] > 0 and best[1]
+        prog["address_order"].append((ordered, int(active.size), int(np.unique(active).size)))
+
     def key_values(self, ptrs, mask, values) -> None:
         """For an integer load just recorded: are the values it read, one per distinct address in
         lane order, non-decreasing (sorted keys), and how many addresses share each value (runs)."""
@@ -290,6 +324,7 @@ def _install(tracer: Tracer) -> None:
 
     def atomic_rmw(self, op, ptr, val, mask, *args, **kwargs):
         tracer.access("atomic", ptr.data, mask.data, element_bytes(ptr))
+        tracer.address_order(ptr.data, mask.data)
         return rmw(self, op, ptr, val, mask, *args, **kwargs)
 
     def atomic_cas(self, ptr, cmp, val, *args, **kwargs):
@@ -488,6 +523,17 @@ def _key_order(progs: dict) -> dict | None:
             "mean_run": round(sum(n for _s, n, _d in checked) / max(sum(d for _s, _n, d in checked), 1), 2)}
 
 
+def _address_runs(progs: dict) -> dict | None:
+    """Over the sampled programs' checked executions of an atomic: how many send their lanes to
+    non-decreasing addresses, and the mean number of lanes per distinct address."""
+    checked = [k for p in progs.values() for k in p.get("address_order", [])]
+    if not checked:
+        return None
+    return {"execs": len(checked), "sorted": sum(1 for s, _n, _d in checked if s),
+            "mean_run": round(sum(n for _s, n, _d in checked) / max(sum(d for _s, _n, d in checked), 1), 2),
+            "min_distinct": min(d for _s, _n, d in checked)}
+
+
 def _keys_across_programs(progs: dict) -> dict | None:
     """One integer read per program (a row's expert, a token's id): over the sampled programs in
     launch order, are the values non-decreasing, and do the first two neighbours share one (a
@@ -570,6 +616,8 @@ def summarise(tracer: Tracer) -> list[dict]:
             # executions whose active lanes are scattered, not runs (a mask computed from data)
             "scattered_execs": [p.get("scattered_execs", 0) for p in progs.values()],
             "keys": _key_order(progs),
+            # atomics: lanes in order reaching non-decreasing addresses, and lanes per address
+            "address_runs": _address_runs(progs) if rec["op"] == "atomic" else None,
             "step": step,  # [start-to-start distance, width] in bytes of consecutive executions
         })
     return out
