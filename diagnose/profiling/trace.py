@@ -201,14 +201,14 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
             atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
                        * row["repeats"])
             keys = _sorted_keys(rows, row["launch"])
-            runs = _own_address_runs(row)
-            if atomics >= 4096 and keys is None and runs is not None:
+            own = _own_address_runs(row)
+            if atomics >= 4096 and keys is None and own is not None:
                 found.append(_finding(
                     "common-sorted-key-atomics", "segment-reduce-sorted-keys",
                     f"Traced on the CPU, the atomic at {where} sends neighbouring lanes to the same "
-                    f"address, in sorted runs of about {runs['mean_run']:.0f} lanes: about "
+                    f"address, in sorted runs of about {own['mean_run']:.0f} lanes: about "
                     f"{atomics:,.0f} atomics over the grid add runs that already sit together.",
-                    max(share, 0.7), row, path, {"atomics": int(atomics), "mean_run": runs["mean_run"]}))
+                    max(share, 0.7), row, path, {"atomics": int(atomics), "mean_run": own["mean_run"]}))
             elif atomics >= 4096 and keys is not None:
                 runs = ("neighbouring programs read the same key" if keys["keys"].get("across_programs")
                         else f"about {keys['keys']['mean_run']:.0f} per distinct key")
