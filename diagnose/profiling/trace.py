@@ -1054,7 +1054,7 @@ def _retired_lane_findings(report: dict, rows: list[dict], total: float, path: s
         steps, tail = sum(v[0] for v in counts), sum(v[1] for v in counts)
         if not steps or tail < DROPPED_STEPS * steps:
             continue
-        if max(v[3] if len(v) > 3 else 2 for v in counts) < 2:
+        if max(v[3] for v in counts) < 2:
             continue  # one lane at most: a match (a one-hot column), not lanes retiring
         share = _launch_weighed(rows, total, sel["launch"], tail / steps)
         if share < MIN_DROPPED_SHARE:

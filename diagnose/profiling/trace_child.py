@@ -42,7 +42,8 @@ from pathlib import Path
 #  "lane_selects": [{"launch", "file", "line", "function",
 #                    "per_program": {"x,y,z": [steps, tail, kept, widest]}}]
 #              (tl.where over a row of at least LANE_ROW lanes: how often it ran, the run of steps at
-#               the end whose condition held for no lane, and how many steps kept some lane),
+#               the end whose condition held for no lane, how many steps kept some lane, and the
+#               most lanes one step kept),
 #  "host_ops": [{"op", "bytes", "range": [start, end), "dtype", "from"}]}
 TRACE_SCHEMA = 1
 SECTOR = 32  # bytes of one DRAM sector / L2 request granule
@@ -184,9 +185,11 @@ class Tracer:
         if callers:
             rec["callers"] = sorted(set(rec.get("callers", [])) | set(above))
 
-    def access(self, op: str, ptrs, mask, elem_bytes: int) -> None:
+    def access(self, op: str, ptrs, mask, elem_bytes: int) -> dict | None:
+        """Record one execution of a load, store or atomic by the current program; returns that
+        program's record of the access (for the key and address orders read next)."""
         if self.program is None:
-            return
+            return None
         if time.perf_counter() > self.deadline:
             raise _CutShort()
         import numpy as np
@@ -198,8 +201,7 @@ class Tracer:
             rec = self.records[key] = {"file": file, "line": line, "function": function, "op": op,
                                        "elem_bytes": elem_bytes, "per_program": {}}
         addr = np.asarray(ptrs, dtype=np.uint64)
-        on = np.broadcast_to(np.asarray(mask, dtype=bool), addr.shape) if mask is not None \
-            else np.ones(addr.shape, dtype=bool)
+        on = _lane_mask(mask, addr.shape)
         prog = rec["per_program"].setdefault(self.program, {"execs": 0, "kept": [], "shape": list(addr.shape),
                                                             "lanes": 0, "active": 0})
         prog["execs"] += 1
@@ -219,23 +221,19 @@ class Tracer:
             site[0] = lo if site[0] is None else min(site[0], lo)
             site[1] = hi if site[1] is None else max(site[1], hi)
             site[2] += 1
+        return prog
 
-    def address_order(self, ptrs, mask) -> None:
-        """For an atomic just recorded: along some axis of its tile, do the active lanes reach
-        non-decreasing addresses (lanes that add into one address sit next to each other), and
-        how many lanes per distinct address."""
-        if self.program is None:
+    @staticmethod
+    def address_order(prog: dict | None, ptrs, mask) -> None:
+        """For an atomic just recorded (`prog`, its program's record): along some axis of its
+        tile, do the active lanes reach non-decreasing addresses (lanes that add into one
+        address sit next to each other), and how many lanes per distinct address."""
+        if not prog or len(prog.setdefault("address_order", [])) >= MAX_KEY_EXECS:
             return
         import numpy as np
 
-        file, line, _function, _callers = self._site()
-        rec = self.records.get((len(self.launches) - 1, file, line, "atomic"))
-        prog = rec and rec["per_program"].get(self.program)
-        if not prog or len(prog.setdefault("address_order", [])) >= MAX_KEY_EXECS:
-            return
         addr = np.asarray(ptrs, dtype=np.uint64).astype(np.int64)
-        on = np.broadcast_to(np.asarray(mask, dtype=bool), addr.shape) if mask is not None \
-            else np.ones(addr.shape, dtype=bool)
+        on = _lane_mask(mask, addr.shape)
         active = addr[on]
         if active.size < 4 or addr.ndim == 0:
             return
@@ -252,27 +250,25 @@ class Tracer:
         ordered = best[0] > 0 and best[1]
         prog["address_order"].append((ordered, int(active.size), int(np.unique(active).size)))
 
-    def key_values(self, ptrs, mask, values) -> None:
-        """For an integer load just recorded: are the values it read, one per distinct address in
-        lane order, non-decreasing (sorted keys), and how many addresses share each value (runs)."""
-        if self.program is None:
+    @staticmethod
+    def key_values(prog: dict | None, ptrs, mask, values) -> None:
+        """For an integer load just recorded (`prog`, its program's record): are the values it
+        read, one per distinct address in lane order, non-decreasing (sorted keys), and how many
+        addresses share each value (runs)."""
+        if prog is None:
             return
         import numpy as np
 
         vals = np.asarray(values)
         if not np.issubdtype(vals.dtype, np.integer) or vals.size == 0:
             return
-        file, line, _function, _callers = self._site()
-        rec = self.records.get((len(self.launches) - 1, file, line, "load"))
-        prog = rec and rec["per_program"].get(self.program)
-        if prog and vals.size < 4:  # one key per program (a row's expert): order across programs
+        if vals.size < 4:  # one key per program (a row's expert): order across programs
             prog.setdefault("scalar_key", int(vals.reshape(-1)[0]))
             return
-        if not prog or len(prog.setdefault("keys", [])) >= MAX_KEY_EXECS:
+        if len(prog.setdefault("keys", [])) >= MAX_KEY_EXECS:
             return
         addr = np.asarray(ptrs, dtype=np.uint64).reshape(-1)
-        on = np.broadcast_to(np.asarray(mask, dtype=bool), np.shape(ptrs)).reshape(-1) \
-            if mask is not None else np.ones(addr.shape, dtype=bool)
+        on = _lane_mask(mask, np.shape(ptrs)).reshape(-1)
         addr, vals = addr[on], np.broadcast_to(vals, np.shape(ptrs)).reshape(-1)[on]
         _, first = np.unique(addr, return_index=True)
         keys = vals[np.sort(first)].astype(np.int64)  # one value per address, in lane order
@@ -312,10 +308,10 @@ def _install(tracer: Tracer) -> None:
             return False
 
     def masked_load(self, ptrs, mask, *args, **kwargs):
-        tracer.access("load", ptrs.data, mask.data, element_bytes(ptrs))
+        prog = tracer.access("load", ptrs.data, mask.data, element_bytes(ptrs))
         out = load(self, ptrs, mask, *args, **kwargs)
         if integer_elements(ptrs):
-            tracer.key_values(ptrs.data, mask.data, out.data)
+            tracer.key_values(prog, ptrs.data, mask.data, out.data)
         return out
 
     def masked_store(self, ptrs, value, mask, *args, **kwargs):
@@ -323,8 +319,8 @@ def _install(tracer: Tracer) -> None:
         return store(self, ptrs, value, mask, *args, **kwargs)
 
     def atomic_rmw(self, op, ptr, val, mask, *args, **kwargs):
-        tracer.access("atomic", ptr.data, mask.data, element_bytes(ptr))
-        tracer.address_order(ptr.data, mask.data)
+        prog = tracer.access("atomic", ptr.data, mask.data, element_bytes(ptr))
+        tracer.address_order(prog, ptr.data, mask.data)
         return rmw(self, op, ptr, val, mask, *args, **kwargs)
 
     def atomic_cas(self, ptr, cmp, val, *args, **kwargs):
@@ -513,25 +509,36 @@ def _sectors(addr, on, elem: int) -> tuple[int, int]:
     return touched, ideal
 
 
-def _key_order(progs: dict) -> dict | None:
-    """Over the sampled programs' checked executions of an integer load: how many read sorted
-    keys, and the mean number of addresses per distinct key (1: no repeats)."""
-    checked = [k for p in progs.values() for k in p.get("keys", [])]
-    if not checked:
-        return _keys_across_programs(progs)
+def _lane_mask(mask, shape):
+    """The access's mask as one bool per lane of `shape` (no mask: every lane)."""
+    import numpy as np
+
+    return np.broadcast_to(np.asarray(mask, dtype=bool), shape) if mask is not None \
+        else np.ones(shape, dtype=bool)
+
+
+def _order_summary(checked: list[tuple[bool, int, int]]) -> dict:
+    """Over checked executions (ordered?, items, distinct values): how many were ordered, and
+    the mean number of items per distinct value."""
     return {"execs": len(checked), "sorted": sum(1 for s, _n, _d in checked if s),
             "mean_run": round(sum(n for _s, n, _d in checked) / max(sum(d for _s, _n, d in checked), 1), 2)}
 
 
+def _key_order(progs: dict) -> dict | None:
+    """Over the sampled programs' checked executions of an integer load: how many read sorted
+    keys, and the mean number of addresses per distinct key (1: no repeats)."""
+    checked = [k for p in progs.values() for k in p.get("keys", [])]
+    return _order_summary(checked) if checked else _keys_across_programs(progs)
+
+
 def _address_runs(progs: dict) -> dict | None:
     """Over the sampled programs' checked executions of an atomic: how many send their lanes to
-    non-decreasing addresses, and the mean number of lanes per distinct address."""
+    non-decreasing addresses, the mean number of lanes per distinct address, and the fewest
+    addresses one step reached."""
     checked = [k for p in progs.values() for k in p.get("address_order", [])]
     if not checked:
         return None
-    return {"execs": len(checked), "sorted": sum(1 for s, _n, _d in checked if s),
-            "mean_run": round(sum(n for _s, n, _d in checked) / max(sum(d for _s, _n, d in checked), 1), 2),
-            "min_distinct": min(d for _s, _n, d in checked)}
+    return {**_order_summary(checked), "min_distinct": min(d for _s, _n, d in checked)}
 
 
 def _keys_across_programs(progs: dict) -> dict | None:
