@@ -166,10 +166,11 @@ def _rank(expected: str, found: str, ranked: list[str]) -> int | None:
 
 @functools.cache
 def h200_speedups() -> dict[str, float]:
-    """slow/fixed per CUDA case as measured on the H200 (bench/defects/gpu_timing.py): every
-    results/gpu_timing_h200*.json, in name order (a later sweep's row replaces an earlier one)."""
+    """slow/fixed per CUDA case as measured on the H200, or on the H100 where the file's name and
+    device say so (bench/defects/gpu_timing.py): every results/gpu_timing_h200*.json and
+    _h100*.json, in name order (a later sweep's row replaces an earlier one)."""
     speedups: dict[str, float] = {}
-    for path in sorted((DEFECTS_DIR / "results").glob("gpu_timing_h200*.json")):
+    for path in sorted((DEFECTS_DIR / "results").glob("gpu_timing_h[0-9]*.json")):
         rows = json.loads(path.read_text()).get("cases", [])
         speedups.update({r["case"]: round(r["speedup"], 2) for r in rows if r.get("speedup")})
     return speedups
