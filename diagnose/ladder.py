@@ -980,12 +980,21 @@ def _discards_steps_of(idiom: Finding, traced: Finding) -> bool:
 
 def _overruling_form(ctx: Context, traced: Finding, overruled: Finding) -> Finding | None:
     """A trace finding that overrules a confirmed idiom of another family concludes in the form
-    a kindred source idiom names, when the source has no idiom of the trace's own family."""
+    a kindred source idiom names: the one at the traced access itself when the source reads that
+    access surer in a kindred form than in the trace's own (a loop over a record's fields, not a
+    column walk), else any, when the source has no idiom of the trace's own family."""
+    if traced.rewrite_family == overruled.rewrite_family:
+        return None
+    line = (traced.location or {}).get("line")
+    here = [h for h in ctx.hypotheses() if line is not None and (h.location or {}).get("line") == line
+            and h.confidence >= SOURCE_CAUSE_CONFIDENCE and not is_fallback(h)]
+    form = _kindred_idiom(ctx, traced, overruled.rewrite_family)
+    if form is not None and form in here and all(
+            h.confidence < form.confidence for h in here if h.rewrite_family == traced.rewrite_family):
+        return form
     own = any(h.rewrite_family == traced.rewrite_family and h.confidence >= SOURCE_CAUSE_CONFIDENCE
               for h in ctx.hypotheses())
-    if own or traced.rewrite_family == overruled.rewrite_family:
-        return None
-    return _kindred_idiom(ctx, traced, overruled.rewrite_family)
+    return None if own else form
 
 
 def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:

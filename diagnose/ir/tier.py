@@ -19,7 +19,7 @@ SYMPTOM_CONFIDENCE = 0.9  # an IR symptom is an observed fact; what it is caused
 # One card: the symptom alone names the rewrite family. Several: a tier-1 hypothesis (or
 # tier 4) has to say which of them is at work in this kernel.
 SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
-    "scalar-global-loads": ("cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
+    "scalar-global-loads": ("cuda-interleaved-fields", "cuda-strided-fast-axis", "cuda-runtime-stride-no-hints",
                             "common-item-recurrence", "common-linear-table-scan", "cuda-scalar-element-loop",
                             "common-serial-recurrence", "cuda-div-mod-index",
                             "cuda-int64-index", "cuda-data-dependent-mask", "cuda-clamped-index"),
@@ -61,7 +61,8 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     # walk whose steps could be one tile
     "scalar-pointer": ("common-item-recurrence", "common-linear-table-scan", "cuda-scalar-element-loop"),
     "tile-within-threads": ("common-row-per-program", "common-block-size", "cuda-num-warps-exceed-tile"),
-    "narrow-contiguity": ("cuda-strided-fast-axis", "cuda-div-mod-index", "cuda-int64-index"),
+    "narrow-contiguity": ("cuda-interleaved-fields", "cuda-strided-fast-axis", "cuda-div-mod-index",
+                          "cuda-int64-index"),
     "no-divisibility-hint": ("cuda-runtime-stride-no-hints",),
     "atomic-accumulate": ("common-scatter-atomics", "cuda-split-k-atomics",
                           "cuda-atomic-reduction", "common-atomic-per-step"),

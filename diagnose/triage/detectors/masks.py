@@ -15,11 +15,13 @@ from diagnose.triage.detectors.memory import (
     _loops_around,
     _match,
     bound_to_call,
+    constant_split,
     depends_on,
     fields_walked_by_loop,
     memory_ops,
     orientation_bound,
     pointer_of,
+    record_field_groups,
     strided_fast_axis,
     two_dimensional,
 )
@@ -342,22 +344,19 @@ def transposed_tile(module: KernelModule, backend: str) -> list[Match]:
 MAX_FIELDS = 16
 
 
-def _field_offset(terms: list[ast.expr]) -> tuple[tuple[str, ...], int]:
-    """The pointer's terms without its integer constants, and their sum (the field's offset)."""
-    rest = tuple(sorted(ast.unparse(t) for t in terms
-                        if not (isinstance(t, ast.Constant) and isinstance(t.value, int))))
-    offset = sum(t.value for t in terms if isinstance(t, ast.Constant) and isinstance(t.value, int))
-    return rest, offset
-
-
-@detector("interleaved-fields", ("ascend",))
+@detector("interleaved-fields", ("ascend", "cuda"))
 def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
     """Two or more loads that read the fields of packed records one field at a time: the same
     address with the index scaled by a small constant stride S and constant offsets below S
     (`p + 2 * i`, `p + 2 * i + 1`; `p + 4 * i + 0..3`). Each is a strided transfer the NPU
     scalarises or pads to 32-byte fragments, while together they cover one contiguous run:
     one load of the run as a [BLOCK, S] tile and a split on chip (tl.reshape + tl.split, or a
-    column slice) moves the same bytes as full bursts."""
+    column slice) moves the same bytes as full bursts. On CUDA, where L1 serves a few-word
+    record's fields from the lines the first field brought in, only records of
+    GPU_RECORD_WORDS or more, loaded or stored field by field (record_field_groups)."""
+    if backend == "cuda":
+        return [_record_fields_match(module, kernel, group) for kernel in module.kernels.values()
+                for group in record_field_groups(module, kernel, ShapeInference(kernel))]
     matches = []
     partner_lines: dict[str, set[int]] = {}
     for m in item_against_shared_tile(module, backend):
@@ -375,7 +374,7 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
             if not 2 <= stride <= MAX_FIELDS:
                 continue
             terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
-            rest, offset = _field_offset(terms)
+            rest, offset = constant_split(terms)
             if 0 <= offset < stride:
                 groups.setdefault((*rest, str(stride)), []).append((offset, stride, op))
         for op in memory_ops(kernel):
@@ -412,6 +411,24 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
                  "TTIR after triton-to-unstructure: scalar loads in place of tensor loads"],
                 stride=stride, fields=len(fields)))
     return matches
+
+
+def _record_fields_match(module: KernelModule, kernel: JitKernel,
+                         group: tuple[str, int, int, list[ast.Call]]) -> Match:
+    kind, width, fields, ops = group
+    op = min(ops, key=lambda o: o.lineno)
+    verb, tile = ("reads", "load whole records as one") if kind == "load" else ("writes", "assemble whole records on chip (tl.join + tl.reshape) and store them as one")
+    how = (f"one stride-{width} {kind} per field" if len(ops) > 1 else
+           f"a loop of stride-{width} {kind}s, one field per step")
+    return _match(
+        module, kernel, op, "interleaved-fields", 0.7,
+        f"`{kernel.name}` {verb} {fields} fields of packed {width}-word records with {how}: "
+        "neighbouring lanes are a record apart, so every warp request touches a sector per lane "
+        f"while together the accesses cover one contiguous run; {tile} [BLOCK, {width}] tile"
+        + (" and take the fields apart on chip (tl.reshape, tl.split or a column reduction)." if kind == "load" else "."),
+        [f"PTX: one narrow {'ld' if kind == 'load' else 'st'}.global per field at the source lines",
+         f"ncu: l1tex__t_sectors_pipe_lsu_mem_global_op_{'ld' if kind == 'load' else 'st'} per request near 32"],
+        stride=width, fields=fields)
 
 
 def _index_tiles(kernel: JitKernel) -> set[str]:

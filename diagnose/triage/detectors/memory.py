@@ -15,6 +15,7 @@ from diagnose.triage.detectors.model import (
     additive_terms,
     call_name,
     constexpr_values,
+    evaluate,
     is_tile,
     kwarg,
     name_node,
@@ -421,6 +422,92 @@ def fields_walked_by_loop(kernel: JitKernel, op: ast.Call, multiplier: str,
     return None
 
 
+# On a GPU the fields of a record of a few words share L1 lines (`_interleaved_fields`); from
+# this many words on, neighbouring lanes' fields sit a sector or more apart, so every warp
+# request of one field touches a sector per lane, and a store sends each sector to L2 alone.
+GPU_RECORD_WORDS = 8
+
+
+def constant_split(terms: list[ast.expr]) -> tuple[tuple[str, ...], int]:
+    """A pointer's terms without their integer constants, and those constants' sum (a field's
+    offset within its record)."""
+    rest = tuple(sorted(ast.unparse(t) for t in terms
+                        if not (isinstance(t, ast.Constant) and isinstance(t.value, int))))
+    offset = sum(t.value for t in terms if isinstance(t, ast.Constant) and isinstance(t.value, int))
+    return rest, offset
+
+
+def _kernel_int(module: KernelModule, kernel: JitKernel, text: str) -> int | None:
+    """An expression of the kernel as a number: a literal, module constants and the smallest
+    value each constexpr parameter takes."""
+    env: dict[str, int] = dict(module.constants)
+    for name, values in constexpr_values(module, kernel).items():
+        ints = [v for v in values if isinstance(v, int)]
+        if ints:
+            env[name] = min(ints)
+    try:
+        value = evaluate(ast.parse(text, mode="eval").body, env)
+    except SyntaxError:
+        return None
+    return value if isinstance(value, int) else None
+
+
+def _fields_loop(module: KernelModule, kernel: JitKernel, op: ast.Call, width: int,
+                 shapes: ShapeInference) -> int | None:
+    """K, for a loop `for k in range(K)` around `op` whose counter is a term of the address,
+    with the address' constant offset c: c + K <= width and K covering at least half the
+    record (the quants after a block's header; every field of a record in turn)."""
+    terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
+    names = {ast.unparse(t) for t in terms}
+    _, offset = constant_split(terms)
+    for loop in _loops_around(kernel, op):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and loop.target.id in names
+                and isinstance(loop.iter, ast.Call) and call_name(loop.iter) in ("range", "static_range")
+                and len(loop.iter.args) == 1):
+            continue
+        count = _kernel_int(module, kernel, ast.unparse(loop.iter.args[0]))
+        if count is not None and 0 <= offset and offset + count <= width and 2 * count >= width:
+            return count
+    return None
+
+
+def record_field_groups(module: KernelModule, kernel: JitKernel, shapes: ShapeInference
+                        ) -> list[tuple[str, int, int, list[ast.Call]]]:
+    """CUDA: loads or stores that each move one field of records at least GPU_RECORD_WORDS
+    wide, at addresses that follow the program id, with the kernel's other accesses of the same
+    kind covering at least half of each record (`p + 16 * i + 0..15`; `for k in range(S): p + S * i + k`), as (kind, record
+    width, fields covered, the accesses). Moving whole records as one [BLOCK, S] tile and
+    splitting or joining the fields on chip touches each sector once."""
+    groups: dict[tuple[str, ...], tuple[int, set[int], list[ast.Call]]] = {}
+    walked: list[tuple[str, int, int, list[ast.Call]]] = []
+    broadcast = {id(n.value) for n in ast.walk(kernel.node) if isinstance(n, ast.Subscript)}
+    for op in memory_ops(kernel):
+        kind = call_name(op)
+        # records the programs share (a table every program reads, a launch's own slice) or a
+        # load spread over a wider tile at once stay in L1/L2 or are outweighed by the work
+        # on them: only records the grid partitions, moved at their own shape, are the cost
+        if kind not in ("load", "store") or id(op) in broadcast or not _program_axes(kernel, pointer_of(op)):
+            continue
+        found = strided_fast_axis(module, kernel, op)
+        if found is None or found[2]:
+            continue
+        width = _kernel_int(module, kernel, found[1])
+        if width is None or width < GPU_RECORD_WORDS:
+            continue
+        fields = _fields_loop(module, kernel, op, width, shapes)
+        if fields is not None:
+            walked.append((kind, width, fields, [op]))
+            continue
+        rest, offset = constant_split(additive_terms(pointer_of(op), shapes, op.lineno))  # type: ignore[arg-type]
+        if 0 <= offset < width:
+            _, offsets, ops = groups.setdefault((kind, *rest, str(width)), (width, set(), []))
+            offsets.add(offset)
+            ops.append(op)
+    covered = [(key[0], width, len(offsets), ops) for key, (width, offsets, ops) in groups.items()
+               if 2 * len(offsets) >= width]
+    return walked + covered
+
+
 def lane_segment_walk(kernel: JitKernel, op: ast.Call, shapes: ShapeInference) -> str | None:
     """The counter of a unit-step loop along which every lane of `op` walks its own segment:
     the address is a base, a tile of starts read from memory (one segment per lane) and the
@@ -451,6 +538,8 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
     matches = []
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
+        record_lines = ({op.lineno for group in record_field_groups(module, kernel, shapes) for op in group[3]}
+                        if backend == "cuda" else set())
         for op in memory_ops(kernel):
             counter = lane_segment_walk(kernel, op, shapes)
             if counter is not None:
@@ -473,6 +562,8 @@ def strided_access(module: KernelModule, backend: str) -> list[Match]:
             confidence, multiplier, transposed = found
             if not transposed and _interleaved_fields(kernel, op, multiplier):
                 confidence = min(confidence, 0.35)  # together the fields cover every address
+            if backend == "cuda" and op.lineno in record_lines:
+                confidence = min(confidence, 0.5)  # whole records on chip: interleaved-fields' reading
             if (not transposed and backend == "ascend" and call_name(op) == "load"
                     and fields_walked_by_loop(kernel, op, multiplier, shapes)):
                 confidence = min(confidence, 0.5)  # a loop over the fields: interleaved-fields' idiom
