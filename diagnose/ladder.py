@@ -37,6 +37,7 @@ from diagnose.ir.tier import (
     without_dot,
 )
 from diagnose.profiling.trace import (
+    FILLS,
     SHARE_CONFIDENCE,
     TraceError,
     contiguous_at,
@@ -195,6 +196,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     _refute_strided(result, report, backend)
     _refute_grid(result, report)
     _refute_repeated(result, report)
+    _refute_minor_fill(result, report)
     _supersede_grid(result, traced)
     _measure_work(result, report, traced, backend)
 
@@ -287,6 +289,25 @@ def _refute(finding: Finding, why: str) -> None:
     is no longer a hypothesis a higher tier can confirm."""
     finding.confidence = round(finding.confidence / 2, 3)
     finding.evidence["refuted_by_trace"] = why
+
+
+MINOR_FILL = 0.1  # of the kernels' traced traffic: a fill this small is not what makes them slow
+
+
+def _refute_minor_fill(result: TierResult, report: dict) -> None:
+    """A source idiom claiming the launcher zero-fills an output the kernel then only stores to,
+    where the trace saw the launcher's fills and measured the largest under MINOR_FILL of the
+    kernels' traffic (an output of one value per row beside a pairwise pass over the inputs):
+    the fill happens, but removing it gains next to nothing; refuted the same way."""
+    claims = [f for f in result.findings if f.kind == "pattern" and f.card_id == "common-zeroed-output"]
+    fills = [op["bytes"] for op in report.get("host_ops") or [] if op["op"].startswith(FILLS)]
+    if not claims or not fills:
+        return
+    total = sum(r["sector_bytes"] for r in traffic(report) if r["file"] != "?")
+    if total and max(fills) < MINOR_FILL * total:
+        for f in claims:
+            _refute(f, f"the CPU trace measured the launcher's largest fill at {max(fills):,} bytes, "
+                       f"{max(fills) / total:.1%} of the {total:,.0f} bytes the kernels move")
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"

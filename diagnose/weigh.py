@@ -130,5 +130,29 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
         cards = [card for _, card in sorted(per_look.values(), reverse=True) if card]
         ranked.append(Candidate(family, round(1.0 - miss, 3), cards[0] if cards else "",
                                 {t: round(c, 3) for t, (c, _) in sorted(per_look.items())}))
-    return sorted(ranked, key=lambda c: (c.rewrite_family not in specific, -c.score,
-                                         -max(int(t.split("-")[0]) for t in c.by_tier)))
+    ranked.sort(key=lambda c: (c.rewrite_family not in specific, -c.score,
+                               -max(int(t.split("-")[0]) for t in c.by_tier)))
+    return _tuning_after_structure(ranked, tiers)
+
+
+TUNING_YIELDS = 0.5  # a structural trace finding over this share of the traffic outranks tuning
+
+
+def _tuning_after_structure(ranked: list[Candidate], tiers: list[TierResult]) -> list[Candidate]:
+    """A family only tuning readings of the trace support (`ranks_only`: the tile a loop step
+    moves) moves below the families the trace measured a structural cause for over at least
+    TUNING_YIELDS of the traffic (most loop steps thrown away, a row walked across its
+    stride): a kernel with a structural defect also loops in small tiles, and the tile size is
+    not what removing the structure gains."""
+    findings = [f for t in tiers for f in t.findings if f.rewrite_family]
+    tuning = {f.rewrite_family for f in findings if f.evidence.get("ranks_only")}
+    tuning -= {f.rewrite_family for f in findings if not f.evidence.get("ranks_only") and not is_fallback(f)}
+    structural = {f.rewrite_family for f in findings if f.kind == "trace" and not f.evidence.get("ranks_only")
+                  and not is_fallback(f) and f.evidence.get("share", 0.0) >= TUNING_YIELDS}
+    if not tuning or not structural:
+        return ranked
+    last = max(i for i, c in enumerate(ranked) if c.rewrite_family in structural)
+    moved = [c for c in ranked[:last] if c.rewrite_family in tuning]
+    kept = [c for c in ranked if c not in moved]
+    at = kept.index(ranked[last]) + 1
+    return kept[:at] + moved + kept[at:]

@@ -21,6 +21,7 @@ from diagnose.triage.detectors.model import (
     evaluate,
     grid_elements,
     is_tile,
+    kwarg,
     launcher_env,
     names_in,
 )
@@ -276,6 +277,10 @@ def _integer_valued(kernel: JitKernel, node: ast.expr, line: ast.AST, depth: int
         return value is not None and _integer_valued(kernel, value, line, depth + 1)
     if isinstance(node, ast.Call) and call_name(node) == "to" and node.args:
         return ast.unparse(node.args[0]).rsplit(".", 1)[-1] in _INT_CAST
+    if isinstance(node, ast.Call) and call_name(node) == "load":
+        # a load whose masked-off lanes are an integer (other=0 against other=0.0 beside it)
+        other = kwarg(node, "other")
+        return isinstance(other, ast.Constant) and type(other.value) is int
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.LShift | ast.RShift | ast.BitXor):
             return True

@@ -949,6 +949,19 @@ def _loaded_length(kernel: JitKernel, expr: ast.AST) -> bool:
 WINDOW_MIN_TAPS = 9  # a constant window this short is a stencil, not a re-summed window
 
 
+def _offset_scale(term: ast.expr, k: str, shapes: ShapeInference, line: int) -> str | None:
+    """"" for a term that is the loop counter `k` itself, `s` for `k * s` with s a scalar (the
+    counter stepping along an axis of stride s), None for any other term."""
+    if isinstance(term, ast.Name) and term.id == k:
+        return ""
+    factors = _product_factors(term)
+    counters = [f for f in factors if isinstance(f, ast.Name) and f.id == k]
+    rest = [f for f in factors if f not in counters]
+    if len(counters) == 1 and len(rest) == 1 and shapes.shape(rest[0], line) == () and k not in names_in(rest[0]):
+        return ast.unparse(rest[0])
+    return None
+
+
 @detector("window-resum")
 def window_resum(module: KernelModule, backend: str) -> list[Match]:
     """A loop over a window's offsets that loads, for every output of the tile, the element at
@@ -974,11 +987,15 @@ def window_resum(module: KernelModule, backend: str) -> list[Match]:
             window = []
             for ld in loads:
                 terms = additive_terms(pointer_of(ld), shapes, ld.lineno) if pointer_of(ld) is not None else []
-                offset = [t for t in terms if isinstance(t, ast.Name) and t.id == k]
+                # the offset: `k`, or `k * s` along an axis of stride s that the outputs'
+                # positions walk too (`bins * s`: windows down a column overlap as well)
+                scale = [_offset_scale(t, k, shapes, ld.lineno) for t in terms]
+                offset = [s for s in scale if s is not None]
                 # the outputs' positions: an index tile, not starts read from memory (segments
                 # that begin where an offsets table says do not overlap)
                 tile = [t for t in terms if is_tile(shapes.shape(t, ld.lineno)) and k not in names_in(t)
-                        and not _loaded_length(kernel, t)]
+                        and not _loaded_length(kernel, t)
+                        and (not offset or offset[0] == "" or offset[0] in map(ast.unparse, _product_factors(t)))]
                 if not offset or not tile:
                     break  # a load indexed by the offset alone (a tap) or not by it: no window
                 window.append(ld)

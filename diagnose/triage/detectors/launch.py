@@ -255,6 +255,8 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
         extents = arange_params(kernel)
         if not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)):
             continue
+        if _one_program(module, launch):
+            continue  # one program in all (a finalize over a few partials): no rows to group
         values = _block_values(module, launch)
         small = _small_tile(module, launch, extents, values, backend)
         if small is None:

@@ -1103,12 +1103,14 @@ def _redundant_across_tasks(module: KernelModule, kernel: JitKernel) -> list[Mat
     for task in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)
                  and isinstance(n.iter, ast.Call) and call_name(n.iter) == "range"
                  and isinstance(n.target, ast.Name) and n.iter.args
-                 and any(isinstance(c, ast.Call) and call_name(c) == "program_id"
-                         for c in ast.walk(n.iter.args[0]))):
+                 and _program_axes(kernel, n.iter.args[0])):
         item = task.target.id
+        # a coordinate is decoded with // or %, or is the remainder spelled out (`item - b * n`)
         coords = {name for name, stmts in kernel.assigns.items() for st in stmts
                   if getattr(st, "value", None) is not None
-                  and any(isinstance(b, ast.BinOp) and isinstance(b.op, ast.FloorDiv | ast.Mod)
+                  and any(isinstance(b, ast.BinOp) and (isinstance(b.op, ast.FloorDiv | ast.Mod) or (
+                          isinstance(b.op, ast.Sub) and isinstance(b.left, ast.Name) and b.left.id == item
+                          and isinstance(b.right, ast.BinOp) and isinstance(b.right.op, ast.Mult)))
                           for b in ast.walk(st.value))
                   and item in depends_on(kernel, st.value) | names_in(st.value)}
         inner_loops = [n for n in ast.walk(task) if isinstance(n, ast.For) and n is not task]
