@@ -1059,15 +1059,17 @@ def _source_cause_of(ctx: Context, answer: Finding) -> Finding | None:
     """A tier-1 idiom known to produce the symptom tier 4 was asked about (one of the symptom's
     cards), found in this kernel's source, when tier 4's family has no idiom in the source and
     no clause of the deciding branch was checked against this kernel's facts: the compiler's
-    generic reason for the symptom does not outweigh the kernel's own cause of it."""
+    generic reason for the symptom does not outweigh the kernel's own cause of it. Without such
+    an idiom, any confident source idiom of another family: an answer nothing in this kernel's
+    source supports does not conclude over one the source names with confidence."""
     if answer.evidence.get("kernel_check"):
         return None
     families = {h.rewrite_family for h in ctx.hypotheses() if not is_fallback(h)}
     if answer.rewrite_family in families:
         return None
     cards = SYMPTOM_CARDS.get(answer.evidence.get("symptom_asked", ""), ())
-    causes = [h for h in ctx.hypotheses() if h.card_id in cards and not is_fallback(h)
-              and h.confidence >= SOURCE_CAUSE_CONFIDENCE]
+    confident = [h for h in ctx.hypotheses() if not is_fallback(h) and h.confidence >= SOURCE_CAUSE_CONFIDENCE]
+    causes = [h for h in confident if h.card_id in cards] or confident
     return max(causes, key=lambda h: h.confidence, default=None)
 
 

@@ -319,3 +319,27 @@ def test_a_zero_fill_the_trace_measured_as_a_sliver_of_the_traffic_is_refuted(tm
     assert "refuted_by_trace" in minor.evidence and "of the" in minor.evidence["refuted_by_trace"]
     whole = _fill_claim(tmp_path, "scaled", SCALED_TASK, SCALED)
     assert "refuted_by_trace" not in whole.evidence
+
+
+def test_a_tier4_answer_no_idiom_supports_gives_way_to_a_confident_idiom_of_another_family() -> None:
+    from diagnose.ladder import SOURCE_CAUSE_CONFIDENCE, Options, answer_misses_the_cost, make_context
+    from diagnose.target import resolve_target
+    from tests.test_diagnosis_session23 import KERNEL, _narrow_loads
+
+    def answered(confidence: float):
+        first = triage(KERNEL.read_text(), str(KERNEL), "cuda")
+        first.findings = [Finding(1, "pattern", "common-window-resum", "carry-running-prefix",
+                                  "re-sums a window for every output", confidence,
+                                  {"path": str(KERNEL), "function": None, "line": 10})]
+        ctx = make_context(resolve_target(str(KERNEL)), "cuda", Options())
+        answer = Finding(4, "pass-source", "cuda-runtime-stride-no-hints", "add-divisibility-hints",
+                         "AxisInfo decides the alignment", 0.7, evidence={"symptom_asked": "scalar-global-loads"})
+        ctx.evidence = [first, TierResult(2, "profiling", []), TierResult(3, "IR attribution", [_narrow_loads(10)]),
+                        TierResult(4, "compiler-source escalation", [answer], sufficient=True)]
+        return ctx, answer
+
+    ctx, answer = answered(SOURCE_CAUSE_CONFIDENCE + 0.05)
+    decision = answer_misses_the_cost(ctx)
+    assert decision is not None and "window" in decision.reason and answer.confidence == 0.35
+    ctx, answer = answered(SOURCE_CAUSE_CONFIDENCE - 0.05)
+    assert answer_misses_the_cost(ctx) is None and answer.confidence == 0.7
