@@ -322,7 +322,12 @@ def test_a_zero_fill_the_trace_measured_as_a_sliver_of_the_traffic_is_refuted(tm
 
 
 def test_a_tier4_answer_no_idiom_supports_gives_way_to_a_confident_idiom_of_another_family() -> None:
-    from diagnose.ladder import SOURCE_CAUSE_CONFIDENCE, Options, answer_misses_the_cost, make_context
+    from diagnose.ladder import (
+        SOURCE_CAUSE_CONFIDENCE,
+        Options,
+        answer_misses_the_cost,
+        make_context,
+    )
     from diagnose.target import resolve_target
     from tests.test_diagnosis_session23 import KERNEL, _narrow_loads
 
