@@ -1,0 +1,34 @@
+"""snnTorch Leaky BPTT: dL/dX_t = sum_{s >= t} beta^(s - t) * dL/dS_s * atan'(U_s - thr), one program per (block, t)."""
+import torch
+import triton
+import triton.language as tl
+
+BLOCK = 1024
+
+
+@triton.jit
+def _leaky_input_grad(mem, grad_spk, grad_x, steps, n, beta, threshold, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    t = tl.program_id(1)
+    mask = offs < n
+    slope = 1.5707963267948966 * alpha
+    peak = 0.5 * alpha
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    decay = 1.0
+    for s in range(t, steps):
+        u = tl.load(mem + s * n + offs, mask=mask, other=0.0)
+        g = tl.load(grad_spk + s * n + offs, mask=mask, other=0.0)
+        k = slope * (u - threshold)
+        acc += decay * (g * (peak / (1.0 + k * k)))
+        decay = decay * beta
+    tl.store(grad_x + t * n + offs, acc, mask=mask)
+
+
+def run(mem, grad_spk, beta, threshold, alpha):
+    steps = mem.shape[0]
+    n = mem.shape[1] * mem.shape[2]
+    grad_x = torch.empty_like(mem)
+    grid = (triton.cdiv(n, BLOCK), steps)
+    _leaky_input_grad[grid](mem, grad_spk, grad_x, steps, n, beta, threshold, alpha,
+                            BLOCK=BLOCK, num_warps=4)
+    return grad_x
