@@ -437,14 +437,19 @@ def constant_split(terms: list[ast.expr]) -> tuple[tuple[str, ...], int]:
     return rest, offset
 
 
-def _kernel_int(module: KernelModule, kernel: JitKernel, text: str) -> int | None:
-    """An expression of the kernel as a number: a literal, module constants and the smallest
-    value each constexpr parameter takes."""
+def _kernel_env(module: KernelModule, kernel: JitKernel) -> dict[str, int]:
+    """Names a kernel expression may use, as numbers: module constants and the smallest value
+    each constexpr parameter takes."""
     env: dict[str, int] = dict(module.constants)
     for name, values in constexpr_values(module, kernel).items():
         ints = [v for v in values if isinstance(v, int)]
         if ints:
             env[name] = min(ints)
+    return env
+
+
+def _as_int(text: str, env: dict[str, int]) -> int | None:
+    """A kernel expression (source text) as a number under `env`, or None."""
     try:
         value = evaluate(ast.parse(text, mode="eval").body, env)
     except SyntaxError:
@@ -452,8 +457,8 @@ def _kernel_int(module: KernelModule, kernel: JitKernel, text: str) -> int | Non
     return value if isinstance(value, int) else None
 
 
-def _fields_loop(module: KernelModule, kernel: JitKernel, op: ast.Call, width: int,
-                 shapes: ShapeInference) -> int | None:
+def _fields_loop(kernel: JitKernel, op: ast.Call, width: int, shapes: ShapeInference,
+                 env: dict[str, int]) -> int | None:
     """K, for a loop `for k in range(K)` around `op` whose counter is a term of the address,
     with the address' constant offset c: c + K <= width and K covering at least half the
     record (the quants after a block's header; every field of a record in turn)."""
@@ -465,7 +470,7 @@ def _fields_loop(module: KernelModule, kernel: JitKernel, op: ast.Call, width: i
                 and isinstance(loop.iter, ast.Call) and call_name(loop.iter) in ("range", "static_range")
                 and len(loop.iter.args) == 1):
             continue
-        count = _kernel_int(module, kernel, ast.unparse(loop.iter.args[0]))
+        count = _as_int(ast.unparse(loop.iter.args[0]), env)
         if count is not None and 0 <= offset and offset + count <= width and 2 * count >= width:
             return count
     return None
@@ -475,12 +480,13 @@ def record_field_groups(module: KernelModule, kernel: JitKernel, shapes: ShapeIn
                         ) -> list[tuple[str, int, int, list[ast.Call]]]:
     """CUDA: loads or stores that each move one field of records at least GPU_RECORD_WORDS
     wide, at addresses that follow the program id, with the kernel's other accesses of the same
-    kind covering at least half of each record (`p + 16 * i + 0..15`; `for k in range(S): p + S * i + k`), as (kind, record
-    width, fields covered, the accesses). Moving whole records as one [BLOCK, S] tile and
+    kind covering at least half of each record (`p + 16 * i + 0..15`; `for k in range(S):
+    p + S * i + k`), as (kind, record width, fields covered, the accesses). Moving whole records as one [BLOCK, S] tile and
     splitting or joining the fields on chip touches each sector once."""
     groups: dict[tuple[str, ...], tuple[int, set[int], list[ast.Call]]] = {}
     walked: list[tuple[str, int, int, list[ast.Call]]] = []
     broadcast = {id(n.value) for n in ast.walk(kernel.node) if isinstance(n, ast.Subscript)}
+    env = _kernel_env(module, kernel)
     for op in memory_ops(kernel):
         kind = call_name(op)
         # records the programs share (a table every program reads, a launch's own slice) or a
@@ -491,10 +497,10 @@ def record_field_groups(module: KernelModule, kernel: JitKernel, shapes: ShapeIn
         found = strided_fast_axis(module, kernel, op)
         if found is None or found[2]:
             continue
-        width = _kernel_int(module, kernel, found[1])
+        width = _as_int(found[1], env)
         if width is None or width < GPU_RECORD_WORDS:
             continue
-        fields = _fields_loop(module, kernel, op, width, shapes)
+        fields = _fields_loop(kernel, op, width, shapes, env)
         if fields is not None:
             walked.append((kind, width, fields, [op]))
             continue
