@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
         print(f"README.md already has round {number}, or has no section '{before}' to place it before.")
         return 1
     section = (f"## Round {number} (issue 12): a fresh exam\n\nCases written on {date.today()} (`round = {number}`) "
-               f"by seven helpers who did not see the diagnosis code (domains: {domains}). {len(held)} of the "
+               f"by helpers who did not see the diagnosis code (domains: {domains}). {len(held)} of the "
                f"{len(cases)} hash to held out; their rows went to `HELD_OUT.md` (\"Round {number}\") by script, "
                "unread. CUDA cases are timed on the H200 when device time allows (empty speedup cells until "
                "then); a case the H200 does not confirm at >= 1.05x is dropped.\n\n"
