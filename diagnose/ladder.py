@@ -316,16 +316,18 @@ UNDERFILL_FAMILY = "split-work-across-programs"
 
 
 def _supersede_grid(result: TierResult, traced: list[Finding]) -> None:
-    """The trace measured how much of the machine a kernel's grid leaves idle: the source's
+    """The trace measured how much of the machine a kernel's grid leaves idle (or, on the NPU, in
+    how many rounds of short programs its grid runs): the source's
     estimate of the same fact for the same kernel stays in the report (a higher tier may confirm
     it) and counts in the trace's look (diagnose.weigh.rank keeps the better of the two), so one
     fact is not counted twice."""
-    measured = {(f.evidence.get("facts") or {}).get("kernel") for f in traced
-                if f.rewrite_family == UNDERFILL_FAMILY}
-    for f in result.findings:
-        if f.kind == "pattern" and f.rewrite_family == UNDERFILL_FAMILY \
-                and (f.evidence.get("facts") or {}).get("kernel") in measured - {None}:
-            f.evidence["superseded_by_trace"] = True
+    for family in (UNDERFILL_FAMILY, GRID_FAMILY):
+        measured = {(f.evidence.get("facts") or {}).get("kernel") for f in traced
+                    if f.rewrite_family == family}
+        for f in result.findings:
+            if f.kind == "pattern" and f.rewrite_family == family \
+                    and (f.evidence.get("facts") or {}).get("kernel") in measured - {None}:
+                f.evidence["superseded_by_trace"] = True
 
 
 SHARED_BY_NEIGHBOURS = 0.5  # of a program's addresses its neighbour along an axis touches too

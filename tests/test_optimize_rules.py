@@ -213,3 +213,13 @@ def run(x, out):
 def test_autotune_leaves_a_launch_whose_only_block_is_too_small_to_tune():
     # a 2-wide block has no neighbour inside [16, 16384]: no config, no decorator with an empty list
     assert add_autotune_configs(TINY_BLOCK) == []
+
+
+def test_precision_retune_rewrites_a_dot_nested_in_another_dots_accumulator():
+    """A dot passed as another dot's accumulator is rewritten too, in one parseable source."""
+    text = ("import triton.language as tl\n"
+            "def k(a, b, c, d):\n"
+            "    return tl.dot(a, b, tl.dot(c, d, input_precision=\"ieee\"), input_precision=\"ieee\")\n")
+    native, tf32 = retune_input_precision(text)
+    assert "ieee" not in native.source and native.source.count("tl.dot(") == 2
+    assert tf32.source.count('"tf32"') == 2

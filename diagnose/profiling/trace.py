@@ -57,7 +57,13 @@ from diagnose.evidence import Finding
 from diagnose.triage.detectors.compute import converts_to, stored_only
 from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
 from diagnose.triage.detectors.memory import MEMORY_OPS, bound_to_call, depends_on
-from diagnose.triage.detectors.model import KernelModule, build_model, call_name, names_in
+from diagnose.triage.detectors.model import (
+    KernelModule,
+    ShapeInference,
+    build_model,
+    call_name,
+    names_in,
+)
 
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
@@ -452,18 +458,28 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
         idle = share * (1 - count / units)  # the machine the grid leaves idle, weighed
         moved = sum(_per_program(r) for r in mine)
         once = all(max(r["execs"] or [1]) <= _static_execs(r, path, sources) for r in mine)
-        if backend == "cuda" and count >= SHORT_PROGRAMS_PER_UNIT * units and once \
-                and 0 < moved <= SHORT_PROGRAM_BYTES and share >= 0.5:
-            found.append(_finding(
-                "common-row-per-program", "multi-row-programs",
-                f"Traced on the CPU, each of the {count:,} programs of {launch['kernel']} "
-                f"moves about {moved:,.0f} bytes in one pass, with no loop: a program's setup and "
-                f"its reduction tail are paid for that little data ({share:.0%} of the traffic).",
-                share, None, path, {"kernel": launch["kernel"], "programs": count,
-                                    "bytes_per_program": round(moved)},
-                # how to give a program more work (a bigger block, more rows, a tree instead of
-                # atomics) is the source idiom's to say: this ranks, it does not overrule
-                ranks_only=True))
+        limit = SHORT_CORE_PROGRAM_BYTES if backend == "ascend" else SHORT_PROGRAM_BYTES
+        if count >= SHORT_PROGRAMS_PER_UNIT * units and once and 0 < moved <= limit and share >= 0.5:
+            said = f"each of the {count:,} programs of {launch['kernel']} moves about {moved:,.0f} bytes " \
+                "in one pass, with no loop"
+            if backend == "ascend":
+                # programs are bound to the physical cores: each of the grid's rounds starts a
+                # program and runs its loads, math and stores one after another, with no loop
+                # whose next step's transfer could overlap this one's compute
+                card, family, message = "ascend-grid-exceeds-cores", "grid-size-cores", (
+                    f"Traced in the interpreter, {said}: the {units} {machine}s run them in "
+                    f"{count // units:,} rounds, each paying a program's start and an un-overlapped "
+                    f"load, compute and store for that little data ({share:.0%} of the traffic).")
+            else:
+                card, family, message = "common-row-per-program", "multi-row-programs", (
+                    f"Traced on the CPU, {said}: a program's setup and its reduction tail are paid "
+                    f"for that little data ({share:.0%} of the traffic).")
+            # how to give a program more work (a bigger block, more rows, fewer programs that
+            # loop) is the source idiom's to say, and the grid's rounds are overhead beside the
+            # bytes: this ranks, it does not overrule a confirmed idiom of the traffic
+            found.append(_finding(card, family, message, share, None, path,
+                                  {"kernel": launch["kernel"], "programs": count,
+                                   "bytes_per_program": round(moved)}, ranks_only=True))
         fills = backend == "ascend" and fills_a_part(count, _has_dot(report, index))
         if count < units and share >= 0.5 and launch.get("grid") and not fills:
             found.append(_finding(
@@ -767,6 +783,13 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
     off in a scattered pattern in most steps that move any are chosen by data (a load only some
     streams need): not a block size; steps with every lane off still are skippable steps."""
     found = []
+    read: list[set[int]] = []
+
+    def lengths() -> set[int]:
+        """_lengths_read(path), the source parsed once and only when a row asks."""
+        if not read:
+            read.append(_lengths_read(path))
+        return read[0]
 
     def stepping(r: dict) -> tuple[tuple, tuple]:
         """Each sampled program's steps of the access, and its steps with every lane off."""
@@ -802,8 +825,10 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
                 # the cost is in steps, not bytes (a masked-off step moves nothing but still
                 # runs): weighed by the share of the line's steps that do nothing
                 max(body_share, idle / execs), r, path, {"idle_steps": idle, "steps": execs}))
-        elif share >= 0.3 and not 2 * sum(r.get("scattered_execs") or [0]) >= execs - idle > 0:
-            # (lanes chosen by the data the kernel reads: no block size helps)
+        elif share >= 0.3 and not 2 * sum(r.get("scattered_execs") or [0]) >= execs - idle > 0 \
+                and r["line"] not in lengths():
+            # (lanes chosen by the data the kernel reads, or cut at a length it reads per item,
+            # a ragged sequence the block covers at its longest: no block size helps)
             found.append(_finding(
                 "common-block-size", "block-size-tuning",
                 f"Traced on the CPU, only {r['active'] / r['lanes']:.0%} of the lanes of the "
@@ -816,6 +841,9 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
 # spends more on its own setup, index math and reduction tail than on its bytes.
 SHORT_PROGRAM_BYTES = 2048
 SHORT_PROGRAMS_PER_UNIT = 64
+# an NPU program that moves at most this much once (a twelfth of a vector core's 192 KB unified
+# buffer) is too little work to hide its start and its unpipelined transfers behind
+SHORT_CORE_PROGRAM_BYTES = 16384
 SMALL_DMA_BYTES = 2048  # a step moving at most this much pays the transfer's issue cost per step
 MANY_STEPS = 16
 
@@ -897,27 +925,52 @@ LINEAR_MIDDLE = (0.3, 0.7)  # the middle walk's length as a share of the longest
 
 
 def _growing_walk_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
-    """A load whose loop runs 1, n/2 and n steps in the first, middle and last sampled programs
+    """Loads whose loop runs 1, n/2 and n steps in the first, middle and last sampled programs
     (no tl.dot in the launch: causal attention's tiles grow the same way by design): each
-    program walks everything before its position, C(C+1)/2 steps over the grid where carrying
-    a running value (or scanning per-block totals) walks each block once."""
+    program walks everything before (or after) its position, C(C+1)/2 steps over the grid where
+    carrying a running value (or scanning per-block totals) walks each block once. The loads of
+    one loop (the same steps in the same programs: a sum over two arrays) are weighed together."""
     found = []
+    walks: dict[tuple[int, tuple[int, ...]], list[dict]] = {}
     for r in rows:
-        execs = sorted(r["execs"] or [])
-        share = r["sector_bytes"] / total
-        if (r["op"] != "load" or len(execs) < 3 or execs[0] < 1 or share < 0.5
-                or _has_dot(report, r["launch"]) or execs[-1] < GROWING_SPREAD * execs[0]):
+        execs = tuple(r["execs"] or [])
+        if r["op"] == "load" and len(execs) >= 3:
+            walks.setdefault((r["launch"], execs), []).append(r)
+    for (launch, execs_seen), loads in walks.items():
+        execs = sorted(execs_seen)
+        share = sum(r["sector_bytes"] for r in loads) / total
+        if (execs[0] < 1 or share < 0.5 or _has_dot(report, launch)
+                or execs[-1] < GROWING_SPREAD * execs[0]):
             continue
-        middle = execs[len(execs) // 2] / execs[-1]
-        if LINEAR_MIDDLE[0] <= middle <= LINEAR_MIDDLE[1]:
+        if LINEAR_MIDDLE[0] <= _middle_share(report, launch, execs_seen) <= LINEAR_MIDDLE[1]:
+            r = max(loads, key=lambda x: x["sector_bytes"])
+            lines = sorted({x["line"] for x in loads})
+            where = (f"the load at line {r['line']}" if len(lines) == 1 else
+                     f"the loads at lines {', '.join(map(str, lines))}")
+            ahead = "after" if execs_seen[0] > execs_seen[-1] else "before"
             found.append(_finding(
                 "common-prefix-rescan", "carry-running-prefix",
-                f"Traced on the CPU, the load at line {r['line']} ({r['kernel']}) runs "
-                f"{', '.join(map(str, execs))} steps in programs further along the grid: each "
-                "program walks every block before its position, about C(C+1)/2 steps in all, "
+                f"Traced on the CPU, {where} ({r['kernel']}) run{'s' if len(lines) == 1 else ''} "
+                f"{', '.join(map(str, execs_seen))} steps in programs further along the grid: each "
+                f"program walks every block {ahead} its position, about C(C+1)/2 steps in all, "
                 f"{share:.0%} of the traffic.", share, r, path,
-                {"line": r["line"], "steps": execs}))
+                {"line": r["line"], "lines": lines, "steps": execs}))
     return found
+
+
+def _middle_share(report: dict, launch: int, execs: tuple[int, ...]) -> float:
+    """The steps of the grid's middle program as a share of the longer end's (the first or the
+    last program's): about a half for a walk that grows or shrinks linearly along the grid.
+    Without the sampled coordinates, the median sample's share of the longest."""
+    launches = report.get("launches") or []
+    record = launches[launch] if launch < len(launches) else {}
+    sampled, grid = record.get("sampled") or [], record.get("grid") or []
+    if len(sampled) == len(execs) and len(grid) == 3:
+        middle = [g // 2 for g in grid]
+        if middle in sampled and max(execs[0], execs[-1]) > 0:
+            return execs[sampled.index(middle)] / max(execs[0], execs[-1])
+    ordered = sorted(execs)
+    return ordered[len(ordered) // 2] / ordered[-1]
 
 
 FEW_DOT_ROWS = 32  # a tl.dot of at most this many rows per program: a decode-style row block
@@ -1146,6 +1199,31 @@ def _key_searches(file: str) -> set[int]:
                              if getattr(st, "value", None) is not None and name not in loaded]
             if found:
                 lines.add(call.lineno)
+    return lines
+
+
+def _lengths_read(file: str) -> set[int]:
+    """Lines of the loads and stores in `file` whose mask compares against a value the kernel
+    read from memory (`t < n` with `n = tl.load(lengths + b)`: an item's own length); empty
+    when the file cannot be read."""
+    module = _kernel_model(file)
+    if module is None:
+        return set()
+    lines = set()
+    for kernel in module.kernels.values():
+        shapes = ShapeInference(kernel)
+        loaded = bound_to_call(kernel, "load")
+        for op in ("load", "store"):
+            at = 2 if op == "store" else 1
+            for call in kernel.calls(op):
+                mask = next((k.value for k in call.keywords if k.arg == "mask"),
+                            call.args[at] if len(call.args) > at else None)
+                # a scalar read: the item's length (a loaded tile in the mask picks lanes by data,
+                # which the scattered-lane count already tells apart)
+                if mask is not None and any(
+                        shapes.shape(ast.Name(n, ast.Load(), lineno=call.lineno), call.lineno) == ()
+                        for n in depends_on(kernel, mask) & loaded):
+                    lines.add(call.lineno)
     return lines
 
 

@@ -134,25 +134,36 @@ def _upcast(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def _precision_dots(src: Source) -> list[ast.Call]:
+    """The tl.dot calls with input_precision='ieee' or an fp32 upcast of an operand."""
+    return [d for d in calls_named(src.tree, "tl.dot")
+            if (keyword(d, "input_precision") and isinstance(keyword(d, "input_precision").value, ast.Constant)
+                and keyword(d, "input_precision").value.value == "ieee")
+            or any(_upcast(a) is not None for a in d.args[:2])]
+
+
 def retune_input_precision(text: str) -> list[Candidate]:
     """tl.dot with input_precision='ieee' and/or fp32 upcasts of its operands: (a) drop both (the
     operands' own dtype on tensor cores, fp32 accumulation kept), (b) tf32 on the upcast operands."""
     src = Source(text)
-    dots = [d for d in calls_named(src.tree, "tl.dot")
-            if (keyword(d, "input_precision") and isinstance(keyword(d, "input_precision").value, ast.Constant)
-                and keyword(d, "input_precision").value.value == "ieee")
-            or any(_upcast(a) is not None for a in d.args[:2])]
+    dots = _precision_dots(src)
     if not dots:
         return []
-    native, tf32 = [], []
-    for d in dots:
+    tf32 = [src.replace(prec.value, '"tf32"') for d in dots if (prec := keyword(d, "input_precision")) is not None]
+    # one dot at a time, the source read again after each: a dot nested in another's operands
+    # (tl.dot(a, b, tl.dot(c, d, ...))) would otherwise be edited twice in overlapping spans
+    native = text
+    for _ in range(len(dots)):
+        src = Source(native)
+        left = _precision_dots(src)
+        if not left:
+            break
+        d = left[0]
         prec = keyword(d, "input_precision")
         args = [src.segment(_upcast(a) or a) for a in d.args]
         kws = [src.segment(k) for k in d.keywords if k is not prec]
-        native.append(src.replace(d, f"{src.segment(d.func)}({', '.join(args + kws)})"))
-        if prec is not None:
-            tf32.append(src.replace(prec.value, '"tf32"'))
-    out = [Candidate(apply(text, native), "tl.dot on the operands' own dtype (no fp32 upcast, "
+        native = apply(native, [src.replace(d, f"{src.segment(d.func)}({', '.join(args + kws)})")])
+    out = [Candidate(native, "tl.dot on the operands' own dtype (no fp32 upcast, "
                      "default precision)", {"input_precision": "default", "upcast": False})]
     if tf32:
         out.append(Candidate(apply(text, tf32), "tl.dot input_precision='tf32'", {"input_precision": "tf32"}))

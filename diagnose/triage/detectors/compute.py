@@ -17,6 +17,7 @@ from diagnose.triage.detectors.memory import (
     memory_ops,
     pointer_of,
     prefix_consumed,
+    scan_step,
 )
 from diagnose.triage.detectors.model import (
     REDUCE_OPS,
@@ -1128,7 +1129,8 @@ def _innermost_loops(fn: ast.AST) -> dict[int, ast.For]:
 
 def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For]) -> dict[str, ast.stmt]:
     """Names this loop's own body updates from a product with their value of the step before,
-    `h = a * h + x` or `h *= a`: every assignment of the name in the loop reads the name, and
+    `h = a * h + x` or `h *= a`, or by a scan's combine (`c = tl.where(hit, x, c)`,
+    `c = tl.maximum(c, v)`: memory.scan_step): every assignment of the name in the loop reads the name, and
     the name is set before the loop (a first-order linear recurrence carried step to step)."""
     out: dict[str, ast.stmt] = {}
     inside = {id(n) for n in ast.walk(loop)}
@@ -1144,7 +1146,8 @@ def _carried_products(kernel: JitKernel, loop: ast.For, owner: dict[int, ast.For
               and isinstance(stmt.targets[0], ast.Name)):
             name = stmt.targets[0].id
             if not any(_linear_factor(kernel, n, name)
-                       for n in ast.walk(_through_temporaries(kernel, stmt.value, inside))):
+                       for n in ast.walk(_through_temporaries(kernel, stmt.value, inside))) \
+                    and not scan_step(kernel, stmt.value, name):
                 continue
         else:
             continue
@@ -1228,11 +1231,14 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
                     break
                 continue
             store, name = hit
+            combine = scan_step(kernel, getattr(carried[name], "value", None), name)
+            how = ("combines `{0}` with each step's value by an associative operation (a running "
+                   "select, minimum or maximum)" if combine else
+                   "carries `{0}` through its loop as a product with its own previous value").format(name)
             matches.append(_match(
                 module, kernel, carried[name], "serial-recurrence", 0.7,
-                f"`{kernel.name}` carries `{name}` through its loop as a product with its own "
-                f"previous value (line {carried[name].lineno}) and stores it at every step (line "
-                f"{store.lineno}): a first-order linear recurrence walked one dependent step at a "
+                f"`{kernel.name}` {how} (line {carried[name].lineno}) and stores it at every step "
+                f"(line {store.lineno}): a first-order recurrence walked one dependent step at a "
                 "time, each step's loads waiting on the last.",
                 ["trace: per program, loads and stores executed once per step for thousands of steps",
                  "profile: achieved bandwidth a few percent of peak"],

@@ -14,6 +14,7 @@ from diagnose.triage.detectors.memory import (
     holding,
     pointer_of,
     pointer_params,
+    scan_step,
 )
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
@@ -520,7 +521,10 @@ def _item_recurrence(module: KernelModule, launch: Launch) -> Match | None:
         if any(is_tile(shape) for shape in carried.values()):
             continue  # a tile carried across steps (running distances over a cloud) keeps the lanes busy
         scalars = {n for n, shape in carried.items() if shape == ()}
-        state = sorted(n for n in scalars if n in steps and _nonlinear_in(steps[n], scalars, steps))
+        # a state each step combines with a value that does not read it (the last position a
+        # test picked, a running minimum) is a scan's combine: a scan splits it (serial-recurrence)
+        state = sorted(n for n in scalars if n in steps and _nonlinear_in(steps[n], scalars, steps)
+                       and not scan_step(kernel, steps[n], n))
         if not state:
             continue
         return _match(

@@ -692,7 +692,8 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
             gates = [w for w in body if call_name(w) == "where" and len(w.args) == 3
                      and shapes.shape(w.args[0], w.lineno) == ()
                      and (depends_on(kernel, w.args[0]) | names_in(w.args[0])) & targets
-                     and not names_in(w.args[0]) & tested]
+                     and not names_in(w.args[0]) & tested
+                     and _keeps_loaded(kernel, w)]
             if not gates:
                 continue
             gate = gates[0]
@@ -706,6 +707,18 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: time grows with the loop's full range, not with the kept iterations"],
                 flag=ast.unparse(gate.args[0]), discarded_steps=[loop.lineno, loop.end_lineno]))
     return matches
+
+
+def _keeps_loaded(kernel: JitKernel, where: ast.Call) -> bool:
+    """The select keeps or drops a value computed from memory the step loaded beyond what its
+    flag reads (`tl.where(hit, x, last)` keeps a position: the flag's own load is the step's
+    work, nothing loaded is thrown away)."""
+    loaded = loaded_names(kernel)
+    flag = (depends_on(kernel, where.args[0]) | names_in(where.args[0])) & loaded
+    kept = set().union(*((depends_on(kernel, a) | names_in(a)) & loaded for a in where.args[1:]))
+    inline = any(isinstance(n, ast.Call) and call_name(n) == "load"
+                 for a in where.args[1:] for n in ast.walk(a))
+    return inline or bool(kept - flag)
 
 
 def _narrowed(stmt: ast.AST) -> str | None:

@@ -52,6 +52,48 @@ def depends_on(kernel: JitKernel, node: ast.AST, stop: frozenset[str] | set[str]
     return seen
 
 
+SCAN_COMBINES = ("where", "minimum", "maximum")
+
+
+def scan_step(kernel: JitKernel, value: ast.AST, name: str) -> bool:
+    """`value`, assigned to `name` in a loop, combines the carried value with a step value that
+    does not read it by an associative operation: `c = tl.where(cond, x, c)` (the last position
+    a condition picked, a running argmax), `c = tl.minimum(c, v)` / `tl.maximum(c, v)`. Each
+    step is then a scan's combine, however the condition reads the step's data."""
+    if not isinstance(value, ast.Call) or call_name(value) not in SCAN_COMBINES:
+        return False
+    args = value.args
+    if call_name(value) == "where":
+        if len(args) != 3:
+            return False
+        kept = [a for a in args[1:] if isinstance(a, ast.Name) and a.id == name]
+        others = [args[0], *(a for a in args[1:] if a not in kept)]
+    else:
+        if len(args) != 2:
+            return False
+        kept = [a for a in args if isinstance(a, ast.Name) and a.id == name]
+        others = [a for a in args if a not in kept]
+    return len(kept) == 1 and not any(name in depends_on(kernel, o) | names_in(o) for o in others)
+
+
+def stored_scan_state(kernel: JitKernel, loop: ast.For | ast.While) -> str | None:
+    """A name set before the loop that each step combines with the step's value (scan_step) and
+    that a store inside the loop writes at every step: the loop emits every prefix of a scan
+    (the last obstacle to the left of each cell), so its one-element steps are a scan's, not
+    loads to widen. The name, or None."""
+    inside = {id(n) for n in ast.walk(loop)}
+    stored = set().union(*(depends_on(kernel, c.args[1]) | names_in(c.args[1])
+                           for c in ast.walk(loop) if isinstance(c, ast.Call)
+                           and call_name(c) == "store" and len(c.args) >= 2))
+    for stmt in ast.walk(loop):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            before = any(id(a) not in inside for a in kernel.assigns.get(name, []))
+            if before and name in stored and scan_step(kernel, stmt.value, name):
+                return name
+    return None
+
+
 _POINTER_THROUGH = ("multiple_of", "max_contiguous", "make_block_ptr", "advance",
                     "make_tensor_descriptor")
 
@@ -934,7 +976,8 @@ def scalar_element_loop(module: KernelModule, backend: str) -> list[Match]:
             ops = [c for stmt in loop.body for c in ast.walk(stmt)
                    if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
                    and pointer_of(c) is not None]
-            if not ops or prefix_consumed(kernel, loop, shapes) is not None:
+            if not ops or prefix_consumed(kernel, loop, shapes) is not None \
+                    or stored_scan_state(kernel, loop) is not None:
                 continue  # a walk whose every prefix state is used: a scan (serial-recurrence)
             ptr_shapes = [shapes.shape(pointer_of(c), c.lineno) for c in ops]
             if any(s is None or is_tile(s) for s in ptr_shapes):
