@@ -423,8 +423,43 @@ def tier3(ctx: Context) -> TierResult:
     _mark_dot_absent(ctx)
     _mechanism_alone(result)
     _atomics_apart(ctx, result)
+    _cheap_fp64(ctx, result)
     _unknowable_launch_sizes(ctx, result)
     return result
+
+
+CHEAP_FP64_SHARE = 0.1  # of the traced traffic: a kernel carrying less is not where the time goes
+
+
+def _cheap_fp64(ctx: Context, ir: TierResult) -> None:
+    """fp64 arithmetic the IR shows where it costs little: in a kernel whose fp64 math tier 1 read
+    as adds, multiplies and compares only (sums kept in double, half the fp32 rate on an
+    H100-class GPU), or, with no such reading (the fp64 comes from fp64 data), in a kernel the
+    CPU trace measured carrying under CHEAP_FP64_SHARE of the traffic. The mechanism is real,
+    the cost is not: the symptom weighs as a cheap one at half its confidence."""
+    first = ctx.tier(1)
+    readings = {(f.location or {}).get("function"): (f.evidence.get("facts") or {}).get("fp64_costly")
+                for f in (first.findings if first else []) if f.evidence.get("detector") == "fp64-math"}
+    shares: dict[str, float] = {}
+    if ctx.trace is not None:
+        rows = traffic(ctx.trace)
+        total = sum(r["sector_bytes"] for r in rows) or 1.0
+        for r in rows:
+            shares[r["kernel"]] = shares.get(r["kernel"], 0.0) + r["sector_bytes"] / total
+    for f in ir.findings:
+        if f.evidence.get("symptom") != "fp64-arith":
+            continue
+        kernel = (f.location or {}).get("function")
+        costly = readings.get(kernel)
+        if costly is False:
+            why = "tier 1 read its fp64 math as adds, multiplies and compares only"
+        elif costly is None and kernel in shares and shares[kernel] < CHEAP_FP64_SHARE:
+            why = f"the CPU trace measured {kernel} carrying {shares[kernel]:.0%} of the traffic"
+        else:
+            continue
+        f.confidence = round(f.confidence / 2, 3)
+        f.evidence["weight"] = 1
+        f.evidence["cheap_fp64"] = why
 
 
 # The trace's readings of an atomic: lanes queued on a few words, or runs of sorted keys (both

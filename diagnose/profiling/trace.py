@@ -1122,8 +1122,9 @@ def _retired_lane_findings(report: dict, rows: list[dict], total: float, path: s
 
 
 def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
-    """A tl.where over a 2-D tile (a tl.dot's scores, a pairwise block) whose condition kept no
-    lane on most of the steps the sampled programs ran it: each such step's tiles were loaded and
+    """A tl.where over a 2-D tile (a tl.dot's scores, a pairwise block), or a 2-D condition tile
+    counted as numbers (`tl.sum(ok.to(tl.int32), 1)`), whose condition kept no lane on most of
+    the steps the sampled programs ran it: each such step's tiles were loaded and
     computed to be thrown away (a causal triangle, a window, a flag for unselected blocks, a
     distance cutoff), however the condition is spelled. Weighed by the dropped share of the steps
     times the launch's share of the traffic."""
@@ -1151,9 +1152,10 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
                 share, sel, path, {"dropped_steps": dropped, "steps": steps, "line": sel["line"],
                                    "key_line": walked["line"]}))
             continue
+        what = "condition turned into numbers" if sel.get("how") == "numbers" else "tl.where"
         found.append(_finding(
             "common-causal-full-scan", "skip-masked-tiles",
-            f"Traced on the CPU, the tl.where at line {sel['line']} keeps no lane on {dropped} of the "
+            f"Traced on the CPU, the {what} at line {sel['line']} keeps no lane on {dropped} of the "
             f"{steps} loop steps its sampled programs ran: those steps' tiles were loaded and "
             + ("multiplied" if _has_dot(report, sel["launch"]) else "computed") + " for nothing.",
             share, sel, path,

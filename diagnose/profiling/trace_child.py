@@ -36,9 +36,11 @@ from pathlib import Path
 #             "function", "count", "elements" (widen-fp64: values widened; outer: elements of the
 #             rank-2 result of an outer operation's operand, over the sampled programs),
 #             "callers" (outer: the kernel-file lines that called the helper holding `line`)}],
-#  "selects": [{"launch", "file", "line", "function", "per_program": {"x,y,z": [steps, dropped]}}]
-#              (tl.where filling a 2-D tile with one value where its condition fails: how often
-#               it ran, and how often the condition kept no lane),
+#  "selects": [{"launch", "file", "line", "function", "how": where | numbers,
+#               "per_program": {"x,y,z": [steps, dropped]}}]
+#              (tl.where filling a 2-D tile with one value where its condition fails, or a 2-D
+#               condition tile turned into numbers (`ok.to(tl.int32)`, counted or used as weights):
+#               how often it ran, and how often the condition kept no lane),
 #  "lane_selects": [{"launch", "file", "line", "function",
 #                    "per_program": {"x,y,z": [steps, tail, kept, widest]}}]
 #              (tl.where over a row of at least LANE_ROW lanes: how often it ran, the run of steps at
@@ -138,14 +140,15 @@ class Tracer:
             ever = rec["ever_live"].get(key)
             rec["ever_live"][key] = live.copy() if ever is None or ever.shape != live.shape else ever | live
 
-    def select(self, kept_any: bool) -> None:
-        """A tl.where over a tile ran in the current program; `kept_any`: its condition held
-        for at least one lane (when it held for none, the tile it guarded was computed for nothing)."""
+    def select(self, kept_any: bool, how: str = "where") -> None:
+        """A tl.where over a tile ran in the current program (or, `how` "numbers", a condition
+        tile was turned into numbers); `kept_any`: its condition held for at least one lane (when
+        it held for none, the tile it guarded was computed for nothing)."""
         if self.program is None:
             return
         file, line, function, _callers = self._site()
         rec = self.selects.setdefault((len(self.launches) - 1, file, line),
-                                      {"function": function, "per_program": {}})
+                                      {"function": function, "how": how, "per_program": {}})
         key = ",".join(map(str, self.program))
         steps = rec["per_program"].setdefault(key, [0, 0])
         steps[0] += 1
@@ -357,6 +360,12 @@ def _install(tracer: Tracer) -> None:
         if tracer.program is not None and getattr(dst_type, "scalar", dst_type) == tl.float64 \
                 and src.dtype.scalar != tl.float64:
             tracer.note("widen-fp64", str(src.dtype.scalar), int(np.size(src.data)))
+        elif tracer.program is not None and np.ndim(src.data) >= 2 \
+                and np.asarray(src.data).dtype == np.bool_:
+            # a pairwise condition counted or used as weights (`tl.sum(ok.to(tl.int32), 1)`): the
+            # same mask as a tl.where's, spelled as numbers (the data's dtype, not the handle's: the
+            # interpreter's `&` of two conditions keeps an operand's integer dtype on the handle)
+            tracer.select(bool(np.any(src.data)), how="numbers")
         return cast(self, src, dst_type)
 
     def create_addptr(self, ptr, offset):

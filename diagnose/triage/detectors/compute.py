@@ -452,6 +452,34 @@ def _computed_from(kernel: JitKernel, sites: list[ast.Call]) -> list[int]:
     return sorted(found - lines)
 
 
+# fp64 work with no fast path: transcendentals and square roots are long libdevice sequences of
+# fp64 FMAs, and a division is a refinement sequence (fp32 has MUFU approximations for all of them),
+# so these cost tens of fp32 operations each; fp64 add, multiply and compare run at half the fp32
+# rate on an H100-class GPU (a memory-bound kernel does not notice)
+FP64_COSTLY_CALLS = frozenset({
+    "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sqrt_rn", "div_rn",
+    "fdiv", "sin", "cos", "tan", "pow", "erf", "erfc", "tanh", "sinh", "cosh", "atan", "atan2",
+    "asin", "acos", "sigmoid", "softmax", "cbrt", "lgamma", "fast_expf", "fast_logf"})
+FP64_SUMS_CONFIDENCE = 0.35  # fp64 adds and multiplies only: a cost only where arithmetic binds
+
+
+def _costly_fp64(kernel: JitKernel, lines: set[int]) -> bool:
+    """Some statement at `lines` (those that make or compute with fp64 values) divides, raises
+    to a power or calls a transcendental or a square root: fp64 work with no fast path. A
+    conservative reading: the statement's whole expression counts, whatever part of it is fp64."""
+    for stmt in ast.walk(kernel.node):
+        if not isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Return | ast.Expr) \
+                or stmt.lineno not in lines:
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.BinOp | ast.AugAssign) \
+                    and isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod | ast.Pow):
+                return True
+            if isinstance(node, ast.Call) and call_name(node) in FP64_COSTLY_CALLS:
+                return True
+    return False
+
+
 @detector("fp64-math", ("cuda",))
 def fp64_math(module: KernelModule, backend: str) -> list[Match]:
     """Values converted to tl.float64 inside a kernel: fp64 runs at a fraction of the fp32
@@ -467,13 +495,18 @@ def fp64_math(module: KernelModule, backend: str) -> list[Match]:
         if not sites:
             continue
         first = (conversions or created)[0]
+        computed = _computed_from(kernel, sites)
+        costly = _costly_fp64(kernel, {c.lineno for c in sites} | set(computed))
         match = _match(
-            module, kernel, first, "fp64-math", 0.7,
+            module, kernel, first, "fp64-math", 0.7 if costly else FP64_SUMS_CONFIDENCE,
             f"`{kernel.name}` computes in tl.float64 ({len(sites)} place(s), first "
-            f"`{ast.unparse(first)[:60]}`): fp64 math runs at a fraction of the fp32 rate.",
+            f"`{ast.unparse(first)[:60]}`): fp64 math runs at a fraction of the fp32 rate"
+            + ("." if costly else "; here only adds, multiplies and compares (sums kept in double), "
+               "which an H100-class GPU runs at half the fp32 rate: they cost time only in a "
+               "kernel bound by its arithmetic."),
             ["PTX: f64 instructions in the hot path",
              "task: the tolerance is met with fp32 math"], casts=len(sites),
-            value_lines=_computed_from(kernel, sites))
+            value_lines=computed, fp64_costly=costly)
         # the idiom is the kernel's fp64 math as a whole: it spans every place that makes it
         match.line = sites[0].lineno
         match.end_line = max(getattr(c, "end_lineno", None) or c.lineno for c in sites)

@@ -1,0 +1,112 @@
+"""Session 36's general readings (issue 12), from round 46's first run.
+
+A pairwise test counted as numbers (`tl.sum(ok.to(tl.int32), 1)`) is the same mask a tl.where
+applies: when the trace sees it keep no lane on most of a loop's steps, those steps' tiles were
+loaded and computed for nothing, a loop bound to narrow rather than a tile to shrink. fp64 math
+that only adds, multiplies and compares (sums kept in double) runs at half the fp32 rate on an
+H100-class GPU: a cost only where the kernel is bound by its arithmetic, so tier 1 weighs it low
+and tier 3 does not let the IR's fp64 ops confirm it as the kernel's cost."""
+
+from __future__ import annotations
+
+from diagnose.evidence import Finding, TierResult
+from diagnose.ladder import Context, _cheap_fp64
+from diagnose.profiling.trace import run_trace, trace_findings
+from diagnose.triage import triage
+from tests.test_diagnosis_session26 import _task
+
+HEADER = "import torch, triton, triton.language as tl\n"
+
+SORTED_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 4096}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    x = torch.sort(torch.rand(4096, generator=torch.Generator().manual_seed(seed)) * 1000.0).values
+    return (x.to(device),)
+def reference(x):
+    return ((x[None, :] - x[:, None]).abs() <= 1.0).sum(1).to(torch.int32)
+'''
+
+# every program sweeps every tile of a sorted array for the few neighbours inside a window
+WINDOW_COUNT = HEADER + '''
+
+@triton.jit
+def window_kernel(x_ptr, out_ptr, n, cut, BLOCK_I: tl.constexpr, BLOCK_J: tl.constexpr):
+    i = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)
+    xi = tl.load(x_ptr + i, mask=i < n, other=0.0)
+    count = tl.zeros([BLOCK_I], dtype=tl.int32)
+    for j0 in range(0, n, BLOCK_J):
+        j = j0 + tl.arange(0, BLOCK_J)
+        xj = tl.load(x_ptr + j, mask=j < n, other=0.0)
+        ok = (tl.abs(xj[None, :] - xi[:, None]) <= cut) & (j[None, :] < n)
+        count += tl.sum(ok.to(tl.int32), axis=1)
+    tl.store(out_ptr + i, count, mask=i < n)
+
+
+def run(x):
+    n = x.shape[0]
+    out = torch.empty(n, dtype=torch.int32, device=x.device)
+    window_kernel[(triton.cdiv(n, 64),)](x, out, n, 1.0, BLOCK_I=64, BLOCK_J=64)
+    return out
+'''
+
+
+def _skips(tmp_path, name: str, source: str):
+    task = _task(tmp_path, name, SORTED_TASK, source)
+    report = run_trace(task, task / "baseline.py", size="small")
+    return [f for f in trace_findings(report, task / "baseline.py", "cuda")
+            if f.rewrite_family == "skip-masked-tiles"]
+
+
+def test_a_window_test_counted_as_numbers_that_keeps_no_lane_on_most_steps_is_a_loop_to_narrow(tmp_path):
+    [skip] = _skips(tmp_path, "window", WINDOW_COUNT)
+    assert "condition turned into numbers" in skip.message
+    assert skip.confidence >= 0.3
+
+
+def test_a_wide_window_that_keeps_lanes_on_every_step_is_no_loop_to_narrow(tmp_path):
+    # a cut wider than the data's span: every step keeps lanes, nothing was computed for nothing
+    assert not _skips(tmp_path, "wide", WINDOW_COUNT.replace("n, 1.0, BLOCK_I", "n, 5000.0, BLOCK_I"))
+
+
+SUMS_IN_DOUBLE = HEADER + '''
+
+@triton.jit
+def add_kernel(x_ptr, w_ptr, sums_ptr, n, BLOCK: tl.constexpr):
+    p = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = p < n
+    x = tl.load(x_ptr + p, mask=ok, other=0.0)
+    w = tl.load(w_ptr + p, mask=ok, other=0.0)
+    old = tl.load(sums_ptr + p, mask=ok, other=0.0)
+    tl.store(sums_ptr + p, old + (w * x).to(tl.float64), mask=ok)
+'''
+
+
+def _fp64(source: str):
+    return [f for f in triage(source, "k.py", "cuda").findings if f.card_id == "cuda-fp64-math"]
+
+
+def test_fp64_sums_weigh_less_than_fp64_transcendentals():
+    [sums] = _fp64(SUMS_IN_DOUBLE)
+    [costly] = _fp64(SUMS_IN_DOUBLE.replace("old + (w * x).to(tl.float64)", "old + tl.exp((w * x).to(tl.float64))"))
+    [divided] = _fp64(SUMS_IN_DOUBLE.replace("old + (w * x).to(tl.float64)", "old / (w * x).to(tl.float64)"))
+    assert sums.evidence["facts"]["fp64_costly"] is False and "only adds" in sums.message
+    assert costly.evidence["facts"]["fp64_costly"] is True
+    assert divided.evidence["facts"]["fp64_costly"] is True
+    assert sums.confidence < costly.confidence == divided.confidence
+
+
+def _ir_fp64(kernel: str) -> Finding:
+    return Finding(tier=3, kind="ir-symptom", card_id="cuda-fp64-math", rewrite_family="lower-precision-math",
+                   message="fp64 ops", confidence=0.9, location={"function": kernel},
+                   evidence={"symptom": "fp64-arith", "weight": 3})
+
+
+def test_the_ir_fp64_symptom_of_a_kernel_tier_1_read_as_sums_only_weighs_as_a_cheap_one():
+    ctx = Context.__new__(Context)
+    ctx.evidence, ctx.trace = [triage(SUMS_IN_DOUBLE, "k.py", "cuda")], None
+    ir = TierResult(3, "IR attribution", [_ir_fp64("add_kernel"), _ir_fp64("other_kernel")])
+    _cheap_fp64(ctx, ir)
+    cheap, kept = ir.findings
+    assert cheap.confidence == 0.45 and cheap.evidence["weight"] == 1 and "cheap_fp64" in cheap.evidence
+    assert kept.confidence == 0.9 and "cheap_fp64" not in kept.evidence  # no reading, no trace: kept
