@@ -110,3 +110,41 @@ def test_the_ir_fp64_symptom_of_a_kernel_tier_1_read_as_sums_only_weighs_as_a_ch
     cheap, kept = ir.findings
     assert cheap.confidence == 0.45 and cheap.evidence["weight"] == 1 and "cheap_fp64" in cheap.evidence
     assert kept.confidence == 0.9 and "cheap_fp64" not in kept.evidence  # no reading, no trace: kept
+
+
+# keys read as K^T ([D, BL], the sequence strided) and only reduced over D; the reduced scores then
+# weigh a value tile whose last axis is the contiguous one
+REDUCED_THEN_COMBINED = HEADER + '''
+
+@triton.jit
+def attend(q_ptr, k_ptr, v_ptr, out_ptr, B, D: tl.constexpr, BL: tl.constexpr):
+    t = tl.arange(0, BL)
+    d = tl.arange(0, D)
+    for b in range(tl.program_id(0), B, tl.num_programs(0)):
+        q = tl.load(q_ptr + b * D + d)
+        kt = tl.load(k_ptr + b * BL * D + d[:, None] + t[None, :] * D)
+        s = tl.sum(q[:, None] * kt, axis=0)
+        p = tl.exp(s - tl.max(s, axis=0))
+        v = tl.load(v_ptr + b * BL * D + t[:, None] * D + d[None, :])
+        tl.store(out_ptr + b * D + d, tl.sum(p[:, None] * v, axis=0))
+'''
+
+
+def _strided_readings(source: str) -> dict[str, float]:
+    return {f.card_id: f.confidence for f in triage(source, "k.py", "ascend").findings
+            if f.card_id in ("ascend-transposed-tile", "ascend-strided-fast-axis")}
+
+
+def test_a_transposed_tile_reduced_to_a_vector_is_walked_the_contiguous_way_not_transposed():
+    readings = _strided_readings(REDUCED_THEN_COMBINED)
+    assert readings["ascend-strided-fast-axis"] > readings["ascend-transposed-tile"]
+
+
+def test_a_transposed_tile_combined_whole_with_a_contiguous_tile_is_transposed_on_chip():
+    # the [D, BL] key tile itself meets the value tile (read as [D, BL] from a [BL, D] layout
+    # would be strided too, so the value tile is read [BL, D] and the keys must be turned)
+    combined = REDUCED_THEN_COMBINED.replace(
+        "tl.store(out_ptr + b * D + d, tl.sum(p[:, None] * v, axis=0))",
+        "tl.store(out_ptr + b * D + d, tl.sum(p[:, None] * v * tl.trans(kt), axis=0))")
+    readings = _strided_readings(combined)
+    assert readings["ascend-transposed-tile"] >= readings.get("ascend-strided-fast-axis", 0.0)

@@ -371,9 +371,22 @@ def holding(kernel: JitKernel, op: ast.Call) -> set[str]:
             if any(n is op for s in stmts for n in ast.walk(s))}
 
 
-def _value_users(kernel: JitKernel, names: set[str]) -> set[str]:
-    """`names` and every local name whose value is computed from one of them."""
-    return names | {local for local in kernel.assigns if names & depends_on(kernel, name_node(local))}
+def _tile_users(kernel: JitKernel, names: set[str], shapes: ShapeInference) -> set[str]:
+    """`names` and every local name computed from one of them that is still a tile with two
+    varying axes (or of unknown shape), through such names only: a reduction to a row or a
+    scalar ends the path, since a reduced vector is the same whichever way the tile was laid out."""
+    users, grown = set(names), True
+    while grown:
+        grown = False
+        for local, stmts in kernel.assigns.items():
+            if local in users or not any(names_in(v) & users for st in stmts
+                                         if (v := getattr(st, "value", None)) is not None):
+                continue
+            shape = shapes.shape(name_node(local))
+            if shape is None or (is_tile(shape) and len(shape) >= 2 and shape[-1] != 1):
+                users.add(local)
+                grown = True
+    return users
 
 
 def two_dimensional(kernel: JitKernel, op: ast.Call, shapes: ShapeInference | None = None) -> bool:
@@ -392,11 +405,11 @@ def orientation_bound(module: KernelModule, kernel: JitKernel, op: ast.Call) -> 
     names = holding(kernel, op)
     if not names:
         return True  # used inline: which orientation its consumer needs is not read here
-    users = _value_users(kernel, names)
     shapes = ShapeInference(kernel)
+    users = _tile_users(kernel, names, shapes)
 
     def reads(node: ast.AST) -> bool:
-        return bool(depends_on(kernel, node) & users)
+        return bool(names_in(node) & users)
 
     if any(isinstance(n, ast.Call) and call_name(n) in ORIENTED_CALLS and any(reads(a) for a in n.args)
            for n in ast.walk(kernel.node)):
