@@ -148,3 +148,60 @@ def test_a_transposed_tile_combined_whole_with_a_contiguous_tile_is_transposed_o
         "tl.store(out_ptr + b * D + d, tl.sum(p[:, None] * v * tl.trans(kt), axis=0))")
     readings = _strided_readings(combined)
     assert readings["ascend-transposed-tile"] >= readings.get("ascend-strided-fast-axis", 0.0)
+
+
+EVENT_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 512}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.rand(512, generator=torch.Generator().manual_seed(seed)).to(device),)
+def reference(v):
+    for _ in range(16):
+        v = v + 0.3 * (1.2 - v)
+        v = torch.where(v >= 1.0, torch.full_like(v, -100.0), v)
+    return v
+'''
+
+# an integrate-and-fire update: each step integrates every lane, then resets the few that crossed
+# the threshold; after the first steps no lane crosses again, and every step still does its work
+RESET_EVENT = HEADER + '''
+
+@triton.jit
+def lif_kernel(v_ptr, out_ptr, n, STEPS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = offs < n
+    v = tl.load(v_ptr + offs, mask=ok, other=0.0)
+    for _ in range(STEPS):
+        v = v + 0.3 * (1.2 - v)
+        v = tl.where(v >= 1.0, -100.0, v)
+    tl.store(out_ptr + offs, v, mask=ok)
+
+
+def run(v):
+    out = torch.empty_like(v)
+    lif_kernel[(triton.cdiv(v.shape[0], 128),)](v, out, v.shape[0], STEPS=16, BLOCK=128)
+    return out
+'''
+
+# the same loop as a liveness mask: lanes that crossed stop and keep their old value
+RETIRED = RESET_EVENT.replace(
+    """        v = v + 0.3 * (1.2 - v)
+        v = tl.where(v >= 1.0, -100.0, v)""",
+    """        live = v < 1.0
+        v = tl.where(live, v + 0.3 * (1.2 - v), v)""")
+
+
+def _retired(tmp_path, name: str, source: str):
+    task = _task(tmp_path, name, EVENT_TASK, source)
+    report = run_trace(task, task / "baseline.py", size="small")
+    return [f for f in trace_findings(report, task / "baseline.py", "cuda")
+            if f.card_id == "common-retired-lanes-loop"]
+
+
+def test_a_reset_on_the_value_the_step_computed_is_an_event_not_retired_lanes(tmp_path):
+    assert not _retired(tmp_path, "reset", RESET_EVENT)
+
+
+def test_lanes_that_keep_their_old_value_once_done_are_retired_lanes(tmp_path):
+    [retired] = _retired(tmp_path, "retired", RETIRED)
+    assert retired.rewrite_family == "skip-masked-tiles"

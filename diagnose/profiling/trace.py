@@ -1102,7 +1102,13 @@ def _retired_lane_findings(report: dict, rows: list[dict], total: float, path: s
     one lane in any sampled program is a match (a one-hot `cols == label` over a row's column
     blocks): its quiet steps are the row's other columns, which the loop walks for other work."""
     found = []
+    events: dict[str, set[int]] = {}  # each source file parsed once
     for sel in report.get("lane_selects") or []:
+        file = path if Path(sel.get("file") or path).name == Path(path).name else sel["file"]
+        if file not in events:
+            events[file] = _event_selects(file)
+        if sel["line"] in events[file]:
+            continue  # an event on values this step computed (a reset at a threshold): no lane retired
         counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS and v[2]]
         steps, tail = sum(v[0] for v in counts), sum(v[1] for v in counts)
         if not steps or tail < DROPPED_STEPS * steps:
@@ -1119,6 +1125,32 @@ def _retired_lane_findings(report: dict, rows: list[dict], total: float, path: s
             "every lane had retired and the loop kept stepping.",
             share, sel, path, {"idle_steps": tail, "steps": steps, "line": sel["line"]}))
     return found
+
+
+def _event_selects(file: str) -> set[int]:
+    """Lines of the tl.where calls in `file`'s loops whose kept-when-false operand is a name the
+    same loop step assigned before the select (`V = V + h * dv` then `V = tl.where(spiked,
+    v_reset, V)`): where the condition fails, the step's own result stands, so a condition that
+    holds for no lane is an event that did not happen (a reset, a clamp), not lanes that retired
+    and froze their old values. Empty when the file cannot be read."""
+    tree = _parsed(file)
+    if tree is None:
+        return set()
+    lines: set[int] = set()
+    for loop in (n for n in ast.walk(tree) if isinstance(n, ast.For | ast.While)):
+        assigned: dict[str, list[int]] = {}
+        for stmt in ast.walk(loop):
+            if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign) and stmt is not loop:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            assigned.setdefault(n.id, []).append(stmt.lineno)
+        for call in (n for n in ast.walk(loop) if isinstance(n, ast.Call) and call_name(n) == "where"):
+            kept = call.args[2] if len(call.args) >= 3 else None
+            if isinstance(kept, ast.Name) and any(line < call.lineno for line in assigned.get(kept.id, [])):
+                lines.add(call.lineno)
+    return lines
 
 
 def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
