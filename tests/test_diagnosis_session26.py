@@ -131,6 +131,13 @@ def _task(root: Path, name: str, task_py: str, kernel: str) -> Path:
     return folder
 
 
+def traced(root: Path, name: str, task_py: str, kernel: str, backend: str = "cuda") -> list:
+    """The CPU trace's findings for `kernel` (a task folder `name` under `root`) at size small."""
+    task = _task(root, name, task_py, kernel)
+    report = run_trace(task, task / "baseline.py", size="small")
+    return trace_findings(report, task / "baseline.py", backend)
+
+
 def _fp64(source: str):
     return [f for f in triage(source, "k.py", "cuda").findings if f.card_id == "cuda-fp64-math"]
 

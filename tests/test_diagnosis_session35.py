@@ -20,7 +20,7 @@ from diagnose.ladder import _supersede_grid
 from diagnose.profiling.trace import run_trace, trace_findings
 from diagnose.triage import triage
 from diagnose.weigh import rank
-from tests.test_diagnosis_session26 import _task
+from tests.test_diagnosis_session26 import _task, traced
 
 HEADER = "import torch, triton, triton.language as tl\n"
 
@@ -69,10 +69,7 @@ WHOLE_SUM = SUFFIX_RESUM.replace("for s in range(t, steps):", "for s in range(0,
 
 
 def _prefix(tmp_path, name: str, source: str):
-    task = _task(tmp_path, name, SUFFIX_TASK, source)
-    report = run_trace(task, task / "baseline.py", size="small")
-    return [f for f in trace_findings(report, task / "baseline.py", "cuda")
-            if f.card_id == "common-prefix-rescan"]
+    return [f for f in traced(tmp_path, name, SUFFIX_TASK, source) if f.card_id == "common-prefix-rescan"]
 
 
 def test_a_suffix_resum_over_two_arrays_in_one_loop_is_a_running_value_to_carry(tmp_path):
@@ -190,9 +187,7 @@ def run(x, lengths):
 
 
 def _idle_blocks(tmp_path, name: str, source: str):
-    task = _task(tmp_path, name, LENGTHS_TASK, source)
-    report = run_trace(task, task / "baseline.py", size="small")
-    return [f for f in trace_findings(report, task / "baseline.py", "cuda") if f.card_id == "common-block-size"]
+    return [f for f in traced(tmp_path, name, LENGTHS_TASK, source) if f.card_id == "common-block-size"]
 
 
 def test_lanes_masked_at_a_length_read_per_item_are_no_block_to_shrink(tmp_path):

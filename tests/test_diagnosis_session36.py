@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from diagnose.evidence import Finding, TierResult
 from diagnose.ladder import Context, _cheap_fp64
-from diagnose.profiling.trace import run_trace, trace_findings
 from diagnose.triage import triage
-from tests.test_diagnosis_session26 import _task
+from tests.test_diagnosis_session26 import traced
 
 HEADER = "import torch, triton, triton.language as tl\n"
 
@@ -52,10 +51,7 @@ def run(x):
 
 
 def _skips(tmp_path, name: str, source: str):
-    task = _task(tmp_path, name, SORTED_TASK, source)
-    report = run_trace(task, task / "baseline.py", size="small")
-    return [f for f in trace_findings(report, task / "baseline.py", "cuda")
-            if f.rewrite_family == "skip-masked-tiles"]
+    return [f for f in traced(tmp_path, name, SORTED_TASK, source) if f.rewrite_family == "skip-masked-tiles"]
 
 
 def test_a_window_test_counted_as_numbers_that_keeps_no_lane_on_most_steps_is_a_loop_to_narrow(tmp_path):
@@ -192,10 +188,7 @@ RETIRED = RESET_EVENT.replace(
 
 
 def _retired(tmp_path, name: str, source: str):
-    task = _task(tmp_path, name, EVENT_TASK, source)
-    report = run_trace(task, task / "baseline.py", size="small")
-    return [f for f in trace_findings(report, task / "baseline.py", "cuda")
-            if f.card_id == "common-retired-lanes-loop"]
+    return [f for f in traced(tmp_path, name, EVENT_TASK, source) if f.card_id == "common-retired-lanes-loop"]
 
 
 def test_a_reset_on_the_value_the_step_computed_is_an_event_not_retired_lanes(tmp_path):
