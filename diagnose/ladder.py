@@ -84,7 +84,10 @@ SPILLS_CAUSED_BY: dict[str, str] = {"cuda-whole-row-lse": "cuda-register-spills"
                                     # whole tiles held across a loop by four warps or fewer
                                     "cuda-too-few-warps": "cuda-register-spills",
                                     # a [M, K, N] broadcast temporary is what outgrows the registers
-                                    "cuda-broadcast-matmul": "cuda-register-spills"}
+                                    "cuda-broadcast-matmul": "cuda-register-spills",
+                                    # each element compared with a whole tile of the table it
+                                    # scans: a [rows, table tile] comparison held per step
+                                    "common-linear-table-scan": "cuda-register-spills"}
 
 
 @dataclass
@@ -197,6 +200,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     _refute_grid(result, report)
     _refute_repeated(result, report)
     _refute_minor_fill(result, report)
+    _refute_global_handover(result, report)
     _supersede_grid(result, traced)
     _measure_work(result, report, traced, backend)
 
@@ -308,6 +312,43 @@ def _refute_minor_fill(result: TierResult, report: dict) -> None:
         for f in claims:
             _refute(f, f"the CPU trace measured the launcher's largest fill at {max(fills):,} bytes, "
                        f"{max(fills) / total:.1%} of the {total:,.0f} bytes the kernels move")
+
+
+FUSE_FAMILY = "fuse-launches"
+HANDOVER_BYTES = 16 * 1024  # a hand-over smaller than this is a few statistics, not a tensor
+WHOLE_HANDOVER = 0.9  # of what the producer's sampled programs stored, read by each consumer
+
+
+def _refute_global_handover(result: TierResult, report: dict) -> None:
+    """A source idiom claiming two launches could be one, where the trace measured every sampled
+    program of the later launch reading (nearly) all that the earlier launch's sampled programs
+    stored, first program to last, not a slice of it: each output needs every program of the producer (the next
+    step of a matrix power, a diffusion step), and one launch would need a grid-wide barrier
+    between them, which Triton does not have. Refuted the same way."""
+    claims = [f for f in result.findings if f.kind == "pattern" and f.rewrite_family == FUSE_FAMILY]
+    if not claims:
+        return
+    accesses = [a for a in report.get("accesses") or [] if a.get("spans")]
+    for store in (a for a in accesses if a["op"] == "store"):
+        spans = [s for s in store["spans"] if s]
+        if len({tuple(s) for s in spans}) < 2:
+            continue
+        lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+        if hi - lo < HANDOVER_BYTES:
+            continue
+        for load in (a for a in accesses if a["op"] == "load" and a["launch"] > store["launch"]):
+            reads = [(s, u) for s, u in zip(load["spans"], load.get("unique_bytes") or [], strict=False) if s]
+            # each program's reads reach across the whole of it, and are as many bytes as half of
+            # it (a grid-stride loop over the elements also reaches across, a slice at a time)
+            if reads and all(min(s[1], hi) - max(s[0], lo) >= WHOLE_HANDOVER * (hi - lo)
+                             and u >= (hi - lo) / 2 for s, u in reads):
+                for f in claims:
+                    _refute(f, f"the CPU trace measured every sampled program of {load['kernel']} "
+                               f"(launch {load['launch'] + 1}) reading, at line {load['line']}, all "
+                               f"that {store['kernel']} (launch {store['launch'] + 1}) stored at line "
+                               f"{store['line']}: each output needs every program of the launch "
+                               "before, a grid-wide dependency one launch cannot keep")
+                return
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"

@@ -20,7 +20,9 @@ from pathlib import Path
 
 # {"setup_error": str | None, "triton_version": str,
 #  "launches": [{"kernel", "file", "grid": [x, y, z], "programs", "num_warps", "sampled": [[x,y,z]],
-#                "truncated": bool, "seconds": float}],
+#                "truncated": bool, "cut_by": work | clock (when truncated), "seconds": float,
+#                "work": [units per sampled program], "tally": [[operations, elements, accesses]
+#                per sampled program], "program_seconds": [per sampled program]}],
 #  "launch_count": {kernel: n}  (every launch of the run, traced or not),
 #  "accesses": [{"launch", "kernel", "file", "line", "function", "op", "elem_bytes", "shape",
 #                "execs": [per sampled program], "lanes", "active", "sectors", "ideal_sectors",
@@ -52,13 +54,22 @@ SECTOR = 32  # bytes of one DRAM sector / L2 request granule
 WARP_LANES = 32
 MAX_KEPT_EXECS = 64  # per (program, access): executions whose addresses are kept for overlap
 LANE_ROW = 16  # a tl.where over fewer lanes is a scalar's choice, not a row of live lanes
-PROGRAM_SECONDS = 4.0  # one sampled program runs at most this long, then it is cut short
+# One sampled program is cut short after this much interpreter work (a count, so the same kernel
+# is cut at the same step however loaded the machine is): one unit per interpreter operation and
+# one per ELEMENTS_PER_UNIT elements it produced, ACCESS_UNITS more per memory access recorded.
+# Fitted on 26 development kernels' programs on a 2-CPU VM (2026-12-06): a unit is about 28 us
+# there, so the budget is about 3 s of one uncontended CPU; the fit is good to a factor of two.
+PROGRAM_WORK = 100_000
+ELEMENTS_PER_UNIT = 2048
+ACCESS_UNITS = 2
+PROGRAM_SECONDS = 60.0  # a safety net only (an operation far slower than the work count says)
 MAX_TRACED_LAUNCHES = 3  # of one kernel: later launches are counted, not traced
 MAX_KEY_EXECS = 8  # per (program, integer load): executions whose values are checked for order
 
 
 class _CutShort(Exception):
-    """Raised inside a sampled program that ran past PROGRAM_SECONDS."""
+    """Raised inside a sampled program that did PROGRAM_WORK units of work (or ran past
+    PROGRAM_SECONDS)."""
 
 
 def _load_module(path: Path, name: str):
@@ -91,12 +102,28 @@ class Tracer:
         self.launch_count: dict[str, int] = {}
         self.program: tuple[int, int, int] | None = None
         self.deadline = 0.0
+        self.work = 0  # units of work the current program did
+        self.tally = [0, 0, 0]  # the current program's operations, elements, accesses
+        self.cut_by: str | None = None  # what cut the current program short: work | clock
         self.records: dict[tuple, dict] = {}  # (launch, file, line, op) -> raw record
         self.dots: dict[tuple, dict] = {}  # (launch, file, line, a dtype, b dtype) -> counts
         self.notes: dict[tuple, dict] = {}  # (launch, file, line, kind, detail) -> counts
         self.selects: dict[tuple, dict] = {}  # (launch, file, line) -> per-program steps, dropped
         # (launch, file, line) -> per-program steps, idle tail, kept, widest
         self.lane_selects: dict[tuple, dict] = {}
+
+    def tick(self, units: int, elements: int = 0, access: bool = False) -> None:
+        """Count work of the current program (an operation or a recorded access, and the
+        elements it produced or read); cut the program short past its budget."""
+        self.work += units
+        self.tally[2 if access else 0] += 1
+        self.tally[1] += elements
+        if self.work > PROGRAM_WORK:
+            self.cut_by = "work"
+            raise _CutShort()
+        if self.work & 0xFF < units and time.perf_counter() > self.deadline:
+            self.cut_by = "clock"
+            raise _CutShort()
 
     # ------------------------------------------------------------ where an access comes from
     def _site(self, callers: bool = False, stop_at: str | None = None) -> tuple[str, int, str, tuple]:
@@ -193,8 +220,7 @@ class Tracer:
         program's record of the access (for the key and address orders read next)."""
         if self.program is None:
             return None
-        if time.perf_counter() > self.deadline:
-            raise _CutShort()
+        self.tick(ACCESS_UNITS, access=True)
         import numpy as np
 
         file, line, function, callers = self._site(callers=True)
@@ -397,8 +423,40 @@ def _install(tracer: Tracer) -> None:
     builder.create_masked_store = masked_store
     builder.create_atomic_rmw = atomic_rmw
     builder.create_atomic_cas = atomic_cas
+    _count_work(tracer, builder)
     interp.GridExecutor.__call__ = _sampled_call(tracer, interp)
     _first_config_only()
+
+
+def _count_work(tracer: Tracer, builder) -> None:
+    """Every operation of the interpreter's builder, reduction and scan counts toward its
+    program's work."""
+    import numpy as np
+    import triton.runtime.interpreter as interp
+
+    def counted(op):
+        def run(self, *args, **kwargs):
+            out = op(self, *args, **kwargs)
+            if tracer.program is not None:
+                data = getattr(out, "data", None)
+                n = int(np.size(data)) if data is not None else 0
+                tracer.tick(1 + n // ELEMENTS_PER_UNIT, n)
+            return out
+        return run
+
+    def counted_reduce(apply):
+        def run(self, input):
+            if tracer.program is not None:
+                n = sum(int(np.size(t.handle.data)) for t in (input if isinstance(input, tuple) else (input,)))
+                tracer.tick(1 + n // ELEMENTS_PER_UNIT, n)
+            return apply(self, input)
+        return run
+
+    interp.ReduceScanOpInterface.apply = counted_reduce(interp.ReduceScanOpInterface.apply)
+    for name in dir(builder):
+        if name.startswith(("create_", "binary_op", "unary_op", "ternary_op", "cast_impl")) \
+                and callable(getattr(builder, name)):
+            setattr(builder, name, counted(getattr(builder, name)))
 
 
 def _samples(grid: tuple[int, int, int]) -> list[tuple[int, int, int]]:
@@ -443,6 +501,9 @@ def _sampled_call(tracer: Tracer, interp):
                 interp.interpreter_builder.set_grid_idx(*program)
                 tracer.program = program
                 tracer.deadline = time.perf_counter() + PROGRAM_SECONDS
+                tracer.work, tracer.cut_by = 0, None
+                tracer.tally = [0, 0, 0]
+                began = time.perf_counter()
                 record["sampled"].append(list(program))
                 try:
                     self.fn(**args)
@@ -455,6 +516,11 @@ def _sampled_call(tracer: Tracer, interp):
                         record.setdefault("errors", []).append(f"{type(exc).__name__}: {exc}"[:300])
                 finally:
                     tracer.program = None
+                    record.setdefault("work", []).append(tracer.work)
+                    record.setdefault("tally", []).append(tracer.tally)
+                    record.setdefault("program_seconds", []).append(round(time.perf_counter() - began, 3))
+                    if tracer.cut_by:
+                        record["cut_by"] = tracer.cut_by
         finally:
             patch_scope.restore()
             record["seconds"] = round(time.perf_counter() - started, 3)
