@@ -375,6 +375,7 @@ def _tile_users(kernel: JitKernel, names: set[str], shapes: ShapeInference) -> s
     """`names` and every local name computed from one of them that is still a tile with two
     varying axes (or of unknown shape), through such names only: a reduction to a row or a
     scalar ends the path, since a reduced vector is the same whichever way the tile was laid out."""
+    tiles = {}  # local -> still a tile with two varying axes (or of unknown shape), read once
     users, grown = set(names), True
     while grown:
         grown = False
@@ -382,8 +383,10 @@ def _tile_users(kernel: JitKernel, names: set[str], shapes: ShapeInference) -> s
             if local in users or not any(names_in(v) & users for st in stmts
                                          if (v := getattr(st, "value", None)) is not None):
                 continue
-            shape = shapes.shape(name_node(local))
-            if shape is None or (is_tile(shape) and len(shape) >= 2 and shape[-1] != 1):
+            if local not in tiles:
+                shape = shapes.shape(name_node(local))
+                tiles[local] = shape is None or (is_tile(shape) and len(shape) >= 2 and shape[-1] != 1)
+            if tiles[local]:
                 users.add(local)
                 grown = True
     return users
