@@ -132,3 +132,38 @@ def test_a_launch_reading_a_slice_per_program_stays_a_fusion(tmp_path):
 
 def test_a_scanned_tables_spills_confirm_the_scan():
     assert SPILLS_CAUSED_BY["common-linear-table-scan"] == "cuda-register-spills"
+
+
+ROPE = HEADER + '''
+
+@triton.jit
+def rope(t, freqs, out, H, stride_s, HALF: tl.constexpr, BLOCK_H: tl.constexpr):
+    s = tl.program_id(0)
+    d = tl.arange(0, HALF)
+    for h0 in range(0, H, BLOCK_H):
+        h = h0 + tl.arange(0, BLOCK_H)
+        offs = s * stride_s + h[:, None] * HALF * 2 + d[None, :]
+        x1 = tl.load(t + offs)
+        x2 = tl.load(t + offs + HALF)
+        f = tl.load(freqs + s * HALF + d{angle})
+        c, sn = tl.cos(f), tl.sin(f)
+        tl.store(out + offs, x1 * c[None, :] - x2 * sn[None, :])
+        tl.store(out + offs + HALF, x2 * c[None, :] + x1 * sn[None, :])
+'''
+
+
+def _invariant(source: str) -> list:
+    return [f for f in triage(source, "k.py", "cuda").findings if f.card_id == "common-loop-invariant-work"]
+
+
+def test_math_on_a_load_that_stays_in_the_loop_is_work_redone_every_iteration():
+    [redone] = _invariant(ROPE.format(angle=""))
+    assert redone.confidence == 0.7 and "tl.cos" in redone.message
+    # the same angles read per program as one scalar: its math per iteration costs next to nothing
+    [scalar] = _invariant(ROPE.format(angle="").replace("freqs + s * HALF + d", "freqs + s"))
+    assert scalar.confidence == 0.5
+    # angles read anew each iteration are no invariant work at all
+    assert not _invariant(ROPE.format(angle=" + h0"))
+    # a value computed from the invariant load keeps the math on it invariant
+    [derived] = _invariant(ROPE.format(angle="").replace("tl.cos(f), tl.sin(f)", "tl.cos(f * 2.0), tl.sin(f)"))
+    assert derived.confidence == 0.7

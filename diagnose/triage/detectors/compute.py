@@ -894,6 +894,19 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     "once after the loop.",
                     ["IR: elementwise ops on the dot operand inside the K loop"],
                     invariant_loads=len(loads)))
+            elif loads and (math := _math_on_invariant_loads(loop, _tile_loads(kernel, loads), invariant)):
+                # the compiler's loop-invariant code motion moves pure math, never a load: math
+                # fed by a load that stays in the loop is recomputed on every iteration
+                matches.append(_match(
+                    module, kernel, loads[0], "loop-invariant-work", INVARIANT_MATH_CONFIDENCE,
+                    f"`{kernel.name}` loads `{ast.unparse(loads[0].args[0])[:50]}` inside a loop "
+                    "although its addresses and mask do not change across iterations, and computes "
+                    f"`tl.{call_name(math[0])}` of it"
+                    + (f" and {len(math) - 1} more such call(s)" if len(math) > 1 else "")
+                    + ": the load keeps that math in the loop, redone on the same values every "
+                    "iteration; load and compute it once before the loop.",
+                    ["IR: transcendental math inside the loop on values loaded from fixed addresses"],
+                    invariant_loads=len(loads), invariant_math=len(math)))
             elif loads:
                 matches.append(_match(
                     module, kernel, loads[0], "loop-invariant-work", 0.5,
@@ -903,6 +916,40 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     ["IR: the load stays inside the loop after loop-invariant code motion"],
                     invariant_loads=len(loads)))
     return matches
+
+
+INVARIANT_MATH_CONFIDENCE = 0.7  # transcendental math redone each iteration: work no IR symptom shows
+# math with a long instruction sequence per element (libdevice or MUFU plus range reduction)
+INVARIANT_MATH_CALLS = FP64_COSTLY_CALLS - {"softmax"}
+
+
+def _tile_loads(kernel: JitKernel, loads: list[ast.Call]) -> list[ast.Call]:
+    """The loads of a tile (not of one scalar: a scalar's math per iteration costs next to nothing)."""
+    shapes = ShapeInference(kernel)
+    return [c for c in loads if (ptr := pointer_of(c)) is not None and is_tile(shapes.shape(ptr, c.lineno))]
+
+
+def _math_on_invariant_loads(loop: ast.For, loads: list[ast.Call], invariant) -> list[ast.Call]:
+    """Transcendental or root calls inside `loop` whose arguments derive from its loop-invariant
+    loads (through names assigned in the loop from such values) and nothing iteration-dependent."""
+    ids = {id(c) for c in loads}
+    derived: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for node in ast.walk(loop):
+            if not isinstance(node, ast.Assign) or not invariant(node.value):
+                continue
+            feeds = any(id(c) in ids for c in ast.walk(node.value)) or names_in(node.value) & derived
+            for t in node.targets:
+                for n in ast.walk(t):
+                    if feeds and isinstance(n, ast.Name) and n.id not in derived:
+                        derived.add(n.id)
+                        grown = True
+    found = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) in INVARIANT_MATH_CALLS
+             and invariant(c) and (names_in(c) & derived or any(id(x) in ids for x in ast.walk(c)))]
+    # the loop's own lines first (a helper's inlined body keeps the helper's line numbers)
+    return sorted(found, key=lambda c: (not loop.lineno <= c.lineno <= (loop.end_lineno or c.lineno), c.lineno))
 
 
 def _invariant_scaled_operand(kernel: JitKernel, loop: ast.For, loads: list[ast.Call]
