@@ -314,7 +314,6 @@ def _refute_minor_fill(result: TierResult, report: dict) -> None:
                        f"{max(fills) / total:.1%} of the {total:,.0f} bytes the kernels move")
 
 
-FUSE_FAMILY = "fuse-launches"
 HANDOVER_BYTES = 16 * 1024  # a hand-over smaller than this is a few statistics, not a tensor
 WHOLE_HANDOVER = 0.9  # of what the producer's sampled programs stored, read by each consumer
 
@@ -325,7 +324,7 @@ def _refute_global_handover(result: TierResult, report: dict) -> None:
     stored, first program to last, not a slice of it: each output needs every program of the producer (the next
     step of a matrix power, a diffusion step), and one launch would need a grid-wide barrier
     between them, which Triton does not have. Refuted the same way."""
-    claims = [f for f in result.findings if f.kind == "pattern" and f.rewrite_family == FUSE_FAMILY]
+    claims = [f for f in result.findings if f.kind == "pattern" and f.rewrite_family == LESS_WORK_FAMILY]
     if not claims:
         return
     accesses = [a for a in report.get("accesses") or [] if a.get("spans")]
