@@ -31,6 +31,7 @@ from diagnose.ir.tier import (
     HOST_CARDS,
     INTERMEDIATE_WEIGHT,
     MECHANISM_CARDS,
+    STANDALONE_MECHANISMS,
     SYMPTOM_CARDS,
     SYMPTOM_WEIGHT,
     tier3_result,
@@ -39,6 +40,7 @@ from diagnose.ir.tier import (
 from diagnose.profiling.trace import (
     FILLS,
     SHARE_CONFIDENCE,
+    UNITS,
     TraceError,
     contiguous_at,
     outer_work_lines,
@@ -201,6 +203,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     _refute_repeated(result, report)
     _refute_minor_fill(result, report)
     _refute_global_handover(result, report)
+    _refute_cheap_launch_loop(result, report, traced, backend)
     _supersede_grid(result, traced)
     _measure_work(result, report, traced, backend)
 
@@ -329,14 +332,15 @@ def _refute_global_handover(result: TierResult, report: dict) -> None:
         return
     accesses = [a for a in report.get("accesses") or [] if a.get("spans")]
     for store in (a for a in accesses if a["op"] == "store"):
-        spans = [s for s in store["spans"] if s]
+        spans = [s for s in store["spans"] if _bounded(s)]
         if len({tuple(s) for s in spans}) < 2:
             continue
         lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
         if hi - lo < HANDOVER_BYTES:
             continue
         for load in (a for a in accesses if a["op"] == "load" and a["launch"] > store["launch"]):
-            reads = [(s, u) for s, u in zip(load["spans"], load.get("unique_bytes") or [], strict=False) if s]
+            reads = [(s, u) for s, u in zip(load["spans"], load.get("unique_bytes") or [], strict=False)
+                     if _bounded(s) and u is not None]
             # each program's reads reach across the whole of it, and are as many bytes as half of
             # it (a grid-stride loop over the elements also reaches across, a slice at a time)
             if reads and all(min(s[1], hi) - max(s[0], lo) >= WHOLE_HANDOVER * (hi - lo)
@@ -348,6 +352,56 @@ def _refute_global_handover(result: TierResult, report: dict) -> None:
                                f"{store['line']}: each output needs every program of the launch "
                                "before, a grid-wide dependency one launch cannot keep")
                 return
+
+
+def _bounded(span: list | None) -> bool:
+    """A traced address span with both ends known (a sampled program that touched nothing, or
+    whose addresses the trace could not follow, has none)."""
+    return bool(span) and len(span) == 2 and all(isinstance(x, int | float) for x in span)
+
+
+LAUNCH_LOOP_FAMILY = "one-launch-over-grid"
+# What one launch costs and the bandwidth its traffic moves at (rough H200 / Atlas A2 figures,
+# as the trace uses them to weigh host stalls), and the gain under which a loop of launches is
+# not what makes the call slow.
+LOOP_COSTS = {"cuda": (3e-6, 4.0e12), "ascend": (10e-6, 1.6e12)}
+CHEAP_LOOP_GAIN = 1.25
+
+
+def _refute_cheap_launch_loop(result: TierResult, report: dict, traced: list[Finding],
+                              backend: str = "cuda") -> None:
+    """A source idiom (and the trace's count) claiming a kernel launched in a loop should be one
+    launch, where the trace measured each launch's traffic: the launches' fixed cost and the
+    machine their grids leave idle add less than CHEAP_LOOP_GAIN to the time the same traffic
+    takes in one full launch (a mip chain, a few large passes), so merging them wins little.
+    Refuted the same way; what the launches do with their traffic is the cost."""
+    claims = [f for f in [*result.findings, *traced] if f.rewrite_family == LAUNCH_LOOP_FAMILY
+              and f.kind in ("pattern", "trace")]
+    counts = report.get("launch_count") or {}
+    if not claims or not counts:
+        return
+    launch_s, bandwidth = LOOP_COSTS.get(backend, LOOP_COSTS["cuda"])
+    units = UNITS.get(backend, UNITS["cuda"])[0]
+    rows = traffic(report)
+    launches = report.get("launches") or []
+    for kernel, count in counts.items():
+        mine = [i for i, x in enumerate(launches) if x["kernel"] == kernel]
+        if count < 2 or not mine or any(not launches[i].get("grid") for i in mine):
+            continue
+        # (a traced launch's rows already count the launches it stands for)
+        seconds = [sum(r["sector_bytes"] for r in rows if r["launch"] == i) / bandwidth for i in mine]
+        fills = [min(1.0, trace_programs(launches[i]) / units) for i in mine]
+        looped = count * launch_s + sum(t / f for t, f in zip(seconds, fills, strict=True))
+        merged = launch_s + sum(seconds)
+        if sum(seconds) <= 0 or looped >= CHEAP_LOOP_GAIN * merged:
+            continue
+        for f in claims:
+            if (f.location or {}).get("function") in (None, kernel) or f.evidence.get("kernel") == kernel \
+                    or kernel in f.message:
+                _refute(f, f"the CPU trace measured the {count} launches of {kernel} moving "
+                           f"{sum(seconds) * bandwidth / 1e6:,.0f} MB: their launch costs and "
+                           f"the machine their grids leave idle add {looped / merged - 1:.0%} to the "
+                           "time that traffic takes in one full launch")
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"
@@ -777,6 +831,8 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return None
     pairs = _heaviest(_most_direct([(h, f) for f in latest.findings for h in ctx.hypotheses()
                                     if confirms(f, h)]))
+    if _stated_heavier(latest, pairs):
+        return None  # the IR states a heavier cause outright: it answers (sufficient_alone)
     heavier = _heavier_unexplained(latest, pairs)
     if heavier is not None:
         return climb(f"Tier {latest.tier} confirms {pairs[0][0].card_id}, but the same kernel "
@@ -919,6 +975,7 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     # the kernels' work (shares of bytes within one mechanism do not tell its forms apart)
     heavy = [f for f in traced if f.evidence.get("share", 0.0) >= outweighs
              and not f.evidence.get("ranks_only")  # tuning ranks; it does not overrule
+             and "refuted_by_trace" not in f.evidence
              and (f.rewrite_family not in kin
                   or (f.evidence.get("of_time") and f.rewrite_family in idioms)
                   or (saved is not None and f.rewrite_family not in explained
@@ -999,6 +1056,17 @@ def _heaviest(pairs: list[tuple[Finding, Finding]]) -> list[tuple[Finding, Findi
         return pairs
     top = max(f.evidence.get("weight", 0) for _, f in pairs)
     return [(h, f) for h, f in pairs if f.evidence.get("weight", 0) == top]
+
+
+def _stated_heavier(latest: TierResult, pairs: list[tuple[Finding, Finding]]) -> bool:
+    """The latest tier concludes on its own through a mechanism the IR states outright (a dot
+    asked for IEEE fp32 inputs), heavier than any fact that confirms a tier-1 hypothesis."""
+    if not latest.sufficient or latest.tier != 3 or not latest.findings:
+        return False
+    top = _deciding(latest)
+    weight = max((f.evidence.get("weight", 0) for _, f in pairs), default=0)
+    return bool(set(top.evidence.get("mechanisms") or ()) & STANDALONE_MECHANISMS) \
+        and top.evidence.get("weight", 0) > weight
 
 
 def _heavier_unexplained(latest: TierResult, pairs: list[tuple[Finding, Finding]]

@@ -237,6 +237,9 @@ def summary(scores: list[CaseScore], blind: bool = False) -> dict:
                                         blind),
         "stopped_at_roofline": _names_or_count([s.case for s in scores if s.at_roofline], blind),
         "errors": sum(s.verdict == "error" for s in scores),
+        # named on both splits: an error is a fault of the tool, not an answer, and says nothing
+        # about a case's label (fixing one by opening the case still spends it)
+        "errored": {s.case: s.error[:200] for s in scores if s.verdict == "error"},
         "inconsistent_reports": _names_or_count([s.case for s in scores if s.inconsistencies], blind),
         # what was inconsistent, without the case (a fault of the report, not a label): held-out
         # problems can be fixed in general form without opening the case
@@ -289,6 +292,10 @@ def markdown(scores: list[CaseScore], totals: dict) -> str:
                  f"{', '.join(dev['flat_on_h200']) or 'none'}; stopped at the roofline by tier 2: "
                  f"{', '.join(dev['stopped_at_roofline']) or 'none'}; inconsistent reports: "
                  f"{', '.join(dev['inconsistent_reports']) or 'none'}."]
+    errored = {name: error for t in totals.values() if t["cases"] for name, error in t["errored"].items()}
+    if errored:
+        rows += ["", "Errors (a fault of the tool, named on both splits): "
+                 + "; ".join(f"{name}: {error}" for name, error in sorted(errored.items())) + "."]
     return "\n".join(rows)
 
 

@@ -18,6 +18,9 @@ from pathlib import Path
 # about 155. Only a task well below it (a factor MARGIN) is called memory-bound.
 RIDGE = {"cuda": 155.0, "ascend": 100.0}
 MARGIN = 2.0
+# The same for a dot that fell off the tensor cores onto fp32 FMA loops: the H200's FP32 rate
+# (132 SMs x 128 lanes x 2 FLOP x 1.98 GHz, about 67 TFLOP/s) against 4274 GB/s, about 16.
+FMA_RIDGE = {"cuda": 16.0}
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,11 @@ class Estimate:
     intensity: float      # FLOP per byte of the task's minimal traffic
     ridge: float
     memory_bound: bool
+
+    def fma_bound(self, backend: str = "cuda") -> bool:
+        """Whether the task would be bound by its arithmetic if its matmul ran as fp32 FMAs."""
+        ridge = FMA_RIDGE.get(backend)
+        return ridge is not None and self.intensity * MARGIN >= ridge
 
     def sentence(self) -> str:
         return (f"the task's cost model does {self.intensity:.0f} FLOP per byte at this size, "

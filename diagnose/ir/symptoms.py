@@ -343,12 +343,30 @@ def dot_without_wgmma(kir: KernelIR) -> list[Symptom]:
     if _sig(kir, ttir).dots == 0 or _sig(kir, end).warp_group_dots > 0:
         return []
     sig = _sig(kir, end)
+    ieee = _ieee_dot_lines(kir, kir.stages[ttir].text)
+    why = (f"; the fp32 dot at line(s) {', '.join(map(str, ieee))} asks for IEEE fp32 inputs "
+           "(inputPrecision ieee), which no tensor-core instruction takes") if ieee else ""
     return [Symptom(id="dot-without-wgmma", kernel=kir.kernel,
                     pass_arg="tritongpu-accelerate-matmul",
                     stage_index=_first(kir, "tritongpu-accelerate-matmul"),
                     summary=f"tt.dot was not turned into warp-group MMA on {arch} "
-                            f"(mma versions seen: {sig.mma_versions or 'none'})",
-                    evidence=_lines(kir.stages[ttir].text, r"tt\.dot"))]
+                            f"(mma versions seen: {sig.mma_versions or 'none'}){why}",
+                    evidence=_lines(kir.stages[ttir].text, r"tt\.dot"),
+                    mechanisms={"ieee-fp32-inputs": ieee} if ieee else {},
+                    facts={"mma_versions": list(sig.mma_versions or [])})]
+
+
+# `tt.dot a, b, c : tensor<..xf32> * tensor<..xf32>`: the precision attribute is printed only
+# when it is not the default (IEEE), so an fp32 x fp32 dot without one, or with `ieee`, is IEEE
+IEEE_DOT = re.compile(r"= tt\.dot [^\n]*?(?:inputPrecision = (\w+) )?: tensor<[^>]*xf32> \* "
+                      r"tensor<[^>]*xf32>[^\n]*loc\((#loc\d+)\)")
+
+
+def _ieee_dot_lines(kir: KernelIR, text: str) -> list[int]:
+    """Source lines of fp32 dots that ask for IEEE inputs (not tf32, tf32x3 or bf16x3)."""
+    sites = _loc_sites(text)
+    return sorted({sites.get(m.group(2), ("", kir.line))[1] for m in IEEE_DOT.finditer(text)
+                   if m.group(1) in (None, "ieee")})
 
 
 DOT_TYPES = re.compile(r"= (?:ttng\.warp_group_dot|tt\.dot) [^\n]*?: (?:!ttg\.memdesc|tensor)"

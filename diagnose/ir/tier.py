@@ -77,6 +77,8 @@ MECHANISM_CARDS: dict[str, tuple[str, ...]] = {
     # chose (each walking its own segment) are narrow whatever the mask says
     "gathered-pointer": ("cuda-strided-fast-axis", "cuda-data-dependent-mask"),
     "thin-k-step": ("cuda-thin-k-tile",),
+    # an fp32 dot with IEEE inputs: only FMA loops compute it, whatever the tile or the warps
+    "ieee-fp32-inputs": ("cuda-fp32-dot",),
 }
 # Cards a mechanism lists that the IR alone cannot tell apart from the card after them (one
 # scalar per step is an item's own chain only when the source says the chain is non-affine, a
@@ -93,6 +95,8 @@ CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "fp64-arith", "uns
 # these is enough on its own (spills of a huge tile, atomics on one address).
 STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill", "thin-k-dot",
                        "int64-compare-select")
+# Mechanisms the IR states outright, whatever the size: a dot asked for IEEE fp32 inputs
+STANDALONE_MECHANISMS = frozenset({"ieee-fp32-inputs"})
 # How much of a kernel's time a symptom usually costs, for choosing what to explain first:
 # a confirmation that leaves a heavier symptom of the same kernel unexplained is not enough.
 # A buffer handed between launches is written and read back through DRAM: for memory-bound
@@ -150,6 +154,9 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
     findings = [_finding(s, capture, card_families) for s in symptoms]
     if estimate is not None and estimate.memory_bound:
         for f in findings:
+            if f.evidence.get("symptom") == "dot-without-wgmma" and not f.evidence.get("mma_versions") \
+                    and estimate.fma_bound(capture.backend):
+                continue  # no MMA at all: the dot runs as FMA loops, which this task's FLOPs outrun
             if f.evidence.get("symptom") in COMPUTE_SYMPTOMS:
                 f.evidence["weight"] = 1
                 f.evidence["memory_bound_estimate"] = estimate.sentence()
@@ -170,7 +177,8 @@ def _standalone(findings: list[Finding]) -> Finding | None:
     if not symptoms:
         return None
     top = max(symptoms, key=lambda f: f.evidence["weight"])
-    alone = (top.evidence["symptom"] in STANDALONE_SYMPTOMS + ("host-ops",) and top.rewrite_family
+    alone = ((top.evidence["symptom"] in STANDALONE_SYMPTOMS + ("host-ops",)
+              or set(top.evidence.get("mechanisms") or ()) & STANDALONE_MECHANISMS) and top.rewrite_family
              and sum(f.evidence["weight"] >= top.evidence["weight"] for f in symptoms) == 1)
     return top if alone else None
 
@@ -222,6 +230,7 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
                   "survived": symptom.survived, "explains_cards": cards,
                   "mechanisms": symptom.mechanisms, "line_cards": line_cards,
                   "lines_in_loops": symptom.lines_in_loops,
+                  **({"mma_versions": symptom.facts["mma_versions"]} if "mma_versions" in symptom.facts else {}),
                   "weight": _weight(symptom),
                   "explains_families": families, "target": capture.target,
                   "compiler": capture.compiler_version,

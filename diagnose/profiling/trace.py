@@ -586,14 +586,26 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
         # most of the addresses shared, or half of them by a load run many times per tile the
         # program writes (each program re-reading the tiles before its own, a prefix rebuilt)
         overlapping = shared >= 0.9 or (shared >= 0.5 and _loads_per_store(r, rows) >= REREADS_PER_STORE)
-        if (r["op"] == "load" and overlapping and min(r["execs"] or [0]) >= 2 and share >= 0.5
-                and max(r["unique_bytes"] or [0]) >= 16384 and not _has_dot(report, r["launch"])
-                and _read_again(r, rows)):
+        if not (r["op"] == "load" and overlapping and min(r["execs"] or [0]) >= 2 and share >= 0.5
+                and max(r["unique_bytes"] or [0]) >= 16384 and not _has_dot(report, r["launch"])):
+            continue
+        if _read_again(r, rows):
             found.append(_finding(
                 "common-redundant-across-programs", "compute-stats-once",
                 f"Traced on the CPU, neighbouring programs of {r['kernel']} loop over the same "
                 f"{max(r['unique_bytes']):,} bytes at line {r['line']} ({shared:.0%} shared), "
                 f"{share:.0%} of the traffic: each redoes the same pass over one slice.",
+                share, r, path, {"line": r["line"], "shared": shared}))
+        elif shared >= 0.9:
+            # a shared operand every program streams once for its own row (a matvec's matrix,
+            # a chunk's state): the programs of one slice read it once each, where a program
+            # holding a tile of their rows reads it once for all of them (a tl.dot of the tile)
+            found.append(_finding(
+                "cuda-matvec-per-row", "tile-rows-into-dot",
+                f"Traced on the CPU, neighbouring programs of {r['kernel']} each stream the same "
+                f"{max(r['unique_bytes']):,} bytes at line {r['line']} ({shared:.0%} shared), "
+                f"{share:.0%} of the traffic: every program reloads a shared operand for its own "
+                "row, where a program holding a tile of those rows reads it once.",
                 share, r, path, {"line": r["line"], "shared": shared}))
     return found
 

@@ -515,15 +515,15 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                 continue
             if _inside_loop_with_dot(kernel, where):
                 continue  # the skip-masked-tiles idiom: a score tile, not a load
-            if _inside_positional_loop(kernel, where):
-                continue  # the loop already stops at the program's diagonal: this is its edge
             cond = _expanded(kernel, where.args[0], where, keep=_positions(kernel))
-            causal = _index_vs_index(kernel, cond)
+            # (in a loop that already stops at the program's diagonal, a triangle is its edge)
+            causal = [] if _inside_positional_loop(kernel, where) else _index_vs_index(kernel, cond)
             shapes = ShapeInference(kernel)
             value_loads = {n for n in depends_on(kernel, where.args[1]) & loaded
                            if is_tile(shapes.shape(ast.Name(n, ast.Load(), lineno=where.lineno),
                                                    where.lineno))
                            and not _loaded_under(kernel, n, where.args[0])}
+            causal = causal or _narrower_bound(kernel, cond, value_loads)
             if not causal or not value_loads:
                 continue
             matches.append(_match(
@@ -535,6 +535,51 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: bytes read above the bytes the result depends on"],
                 condition=ast.unparse(causal[0])))
     return matches
+
+
+def _bounded_tile(kernel: JitKernel, cmp: ast.Compare) -> tuple[str, str] | None:
+    """(index tile, bound) of `tile < bound` (or `bound > tile`, through casts and new axes):
+    a position compared with a value that is no position and no data."""
+    if len(cmp.ops) != 1:
+        return None
+    sides = [cmp.left, cmp.comparators[0]]
+    if isinstance(cmp.ops[0], ast.Gt | ast.GtE):
+        sides.reverse()
+    elif not isinstance(cmp.ops[0], ast.Lt | ast.LtE):
+        return None
+    tile, bound = sides
+    while isinstance(tile, ast.Subscript) or (isinstance(tile, ast.Call) and call_name(tile) == "to"
+                                              and isinstance(tile.func, ast.Attribute)):
+        tile = tile.value if isinstance(tile, ast.Subscript) else tile.func.value
+    if not (isinstance(tile, ast.Name) and tile.id in _index_tiles(kernel)):
+        return None
+    if names_in(bound) & (_index_tiles(kernel) | loaded_names(kernel)):
+        return None
+    return tile.id, ast.unparse(bound)
+
+
+def _narrower_bound(kernel: JitKernel, cond: ast.expr, value_loads: set[str]) -> list[ast.Compare]:
+    """Compares of the select that bound an index tile the value's load bounds by something
+    else (`tl.where(cols < dim, x, 0)` after `x = tl.load(p + cols, mask=cols < H)`): the load
+    reads up to one bound and the select keeps only up to the other (a truncated prefix), so
+    the part between them is read for nothing (were the select's bound the larger one, the
+    select would change nothing)."""
+    found = []
+    for cmp in _compares(cond):
+        mine = _bounded_tile(kernel, cmp)
+        if mine is None:
+            continue
+        for name in value_loads:
+            loads = [c for st in kernel.assigns.get(name, []) for c in ast.walk(st)
+                     if isinstance(c, ast.Call) and call_name(c) == "load"]
+            masks = [m for c in loads if (m := kwarg(c, "mask")) is not None]
+            bounds = [b for m in masks for c in _compares(m) if (b := _bounded_tile(kernel, c))]
+            # (bounds of one size up to a constant, `W - 1` against `W`, cut a border, not a part)
+            if any(tile == mine[0] and not names_in(ast.parse(bound, mode="eval"))
+                   & names_in(ast.parse(mine[1], mode="eval")) for tile, bound in bounds):
+                found.append(cmp)
+                break
+    return found
 
 
 def _inside_positional_loop(kernel: JitKernel, node: ast.AST) -> bool:

@@ -178,7 +178,42 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                     ["the table is sorted (bucket boundaries, a CDF, segment offsets)",
                      "profile: compute-bound, time growing with the table length at fixed element count"]))
                 break
+        for call in kernel.calls("argmin", "argmax"):  # the nearest entry, every distance taken
+            if _outer_distance(kernel, call.args[0] if call.args else None):
+                matches.append(_match(
+                    module, kernel, call, "linear-table-scan", 0.55,
+                    f"`{kernel.name}` finds, for each element, the nearest entry of a table by taking "
+                    f"its distance to every entry (`{ast.unparse(call)[:70]}`): one subtract, abs and "
+                    "compare per entry and element, so the kernel's time grows with the table's "
+                    "length; in a sorted table a binary search brackets the element in log2(length) "
+                    "halving steps and one compare of the two neighbours picks the nearest.",
+                    ["the table is sorted (a quantization code book, bin centres, knots)",
+                     "profile: compute-bound, time growing with the table length at fixed element count"]))
+                break
     return matches
+
+
+def _outer_distance(kernel: JitKernel, node: ast.AST | None, depth: int = 2) -> bool:
+    """`tl.abs(x[:, None] - t[None, :])` or its square: the distance of every element of one
+    vector to every entry of another (through a local bound once to it)."""
+    if isinstance(node, ast.Name) and depth > 0 and len(kernel.assigns.get(node.id, [])) == 1 \
+            and isinstance(kernel.assigns[node.id][0], ast.Assign):
+        return _outer_distance(kernel, kernel.assigns[node.id][0].value, depth - 1)
+    if isinstance(node, ast.Call) and call_name(node) in ("abs", "fabs") and node.args:
+        node = node.args[0]
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) \
+            and ast.dump(node.left) == ast.dump(node.right):
+        node = node.left  # d * d
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        node = node.left  # d ** 2
+    else:
+        return False
+    if isinstance(node, ast.Name) and depth > 0 and len(kernel.assigns.get(node.id, [])) == 1 \
+            and isinstance(kernel.assigns[node.id][0], ast.Assign):
+        node = kernel.assigns[node.id][0].value  # d = x[:, None] - t[None, :]
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _outer(node.left, node.right) \
+        and all(len(_none_axes(side) or ()) == 1 and len(side.slice.elts) == 2  # two vectors, not rows
+                for side in (node.left, node.right))
 
 
 def _segment_select(kernel: JitKernel, loop: ast.For, inside: set[str], loads: set[str]) -> ast.Assign | None:

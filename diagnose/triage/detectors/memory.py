@@ -135,6 +135,25 @@ def bound_to_call(kernel: JitKernel, name: str) -> set[str]:
                    for n in ast.walk(s.value))}  # type: ignore[attr-defined]
 
 
+def selected_by_value(kernel: JitKernel) -> set[str]:
+    """Local names bound to a value built from a per-element choice between numbers
+    (`bucket = (tl.where(d > 0, 16, 0) + tl.where(a < 8, a, far)).to(tl.int32)`, a helper's
+    return inlined): an index the comparisons choose for each lane, not an affine one. A clamp
+    of an index tile (`tl.where(m, offs, 0)`) keeps a tile branch and is not such a choice."""
+    def numbers(node: ast.Call) -> bool:
+        return len(node.args) == 3 and all(_number(a) for a in node.args[1:])
+    return {local for local, stmts in kernel.assigns.items()
+            if any(isinstance(n, ast.Call) and call_name(n) == "where" and numbers(n)
+                   for st in stmts if getattr(st, "value", None) is not None
+                   for n in ast.walk(st.value))}  # type: ignore[attr-defined]
+
+
+def _number(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp):
+        return _number(node.operand)
+    return isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+
+
 def _match(module: KernelModule, kernel: JitKernel, node: ast.AST, detector_id: str,
            confidence: float, message: str, needed: list[str], **facts: object) -> Match:
     return Match(detector_id, kernel.name, getattr(node, "lineno", kernel.node.lineno),
@@ -348,8 +367,9 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
             continue  # varies along a slower axis only
         if _floor_divided(kernel, index[0]):
             continue  # `offs // n` holds still across neighbouring lanes: a row, not a stride
-        if (names_in(index[0]) | depends_on(kernel, index[0])) & bound_to_call(kernel, "load"):
-            continue  # a lane index computed from loaded data: a gather, no stride between lanes
+        if (names_in(index[0]) | depends_on(kernel, index[0])) \
+                & (bound_to_call(kernel, "load") | selected_by_value(kernel)):
+            continue  # a lane index computed from loaded data or selected: a gather, no stride
         strengths = [s for s in (_multiplier_strength(kernel, module, f) for f in scalars)
                      if s is not None]
         multiplier = " * ".join(ast.unparse(f) for f in scalars)
@@ -1042,6 +1062,7 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
         loaded = {name for name, stmts in kernel.assigns.items()
                   if any(isinstance(getattr(s, "value", None), ast.Call)
                          and call_name(s.value) in ("load", "where") for s in stmts)}  # type: ignore[attr-defined]
+        loaded |= selected_by_value(kernel)
         for op in memory_ops(kernel):
             # an index read from memory, or chosen per element by tl.where (a partner index):
             # either way the offset analysis cannot prove the access structured
