@@ -360,6 +360,18 @@ def _bounded(span: list | None) -> bool:
     return bool(span) and len(span) == 2 and all(isinstance(x, int | float) for x in span)
 
 
+def _updates_in_place(report: dict, launch: int) -> bool:
+    """A sampled program of the launch loads from addresses it also stores to (a running sum
+    read, added to and written back): the state a loop of launches carries through memory."""
+    accesses = [a for a in report.get("accesses") or [] if a.get("launch") == launch]
+    for store in (a for a in accesses if a["op"] == "store"):
+        for load in (a for a in accesses if a["op"] == "load"):
+            for s, t in zip(store.get("spans") or [], load.get("spans") or [], strict=False):
+                if _bounded(s) and _bounded(t) and min(s[1], t[1]) > max(s[0], t[0]):
+                    return True
+    return False
+
+
 LAUNCH_LOOP_FAMILY = "one-launch-over-grid"
 # What one launch costs and the bandwidth its traffic moves at (rough H200 / Atlas A2 figures,
 # as the trace uses them to weigh host stalls), and the gain under which a loop of launches is
@@ -386,8 +398,9 @@ def _refute_cheap_launch_loop(result: TierResult, report: dict, traced: list[Fin
     launches = report.get("launches") or []
     for kernel, count in counts.items():
         mine = [i for i, x in enumerate(launches) if x["kernel"] == kernel]
-        if count < 2 or not mine or any(not launches[i].get("grid") for i in mine):
-            continue
+        if count < 2 or not mine or any(not launches[i].get("grid") for i in mine) \
+                or any(_updates_in_place(report, i) for i in mine):
+            continue  # (a buffer every launch reads and writes back: an accumulator one launch keeps on chip)
         # (a traced launch's rows already count the launches it stands for)
         seconds = [sum(r["sector_bytes"] for r in rows if r["launch"] == i) / bandwidth for i in mine]
         fills = [min(1.0, trace_programs(launches[i]) / units) for i in mine]

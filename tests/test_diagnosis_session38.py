@@ -283,3 +283,33 @@ def run(x):
     _refute_global_handover(claim, report)  # no TypeError; the followed program reads all of it
     assert all("grid-wide" in f.evidence["refuted_by_trace"] for f in claim.findings
                if f.rewrite_family == "fuse-launches")
+
+
+# each launch reads a running sum, adds one frame and writes it back: the loop carries an
+# accumulator through memory that one launch would keep in registers
+ACCUMULATE = HEADER + '''
+
+@triton.jit
+def add_frame(x, acc, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(acc + offs, tl.load(acc + offs, mask=m, other=0.0) + tl.load(x + offs, mask=m, other=0.0), mask=m)
+
+
+def run(x):
+    n = x.numel() // 2
+    acc = torch.zeros(n, device=x.device, dtype=x.dtype)
+    for frame in range(2):
+        add_frame[(triton.cdiv(n, 1024),)](x[frame * n:], acc, n, BLOCK=1024)
+    return acc
+'''
+
+
+def test_a_loop_of_launches_carrying_a_sum_through_memory_stays_a_launch_loop(tmp_path):
+    task = _task(tmp_path, "acc", CHAIN_TASK.format(n=1 << 24), ACCUMULATE)
+    result = triage((task / "baseline.py").read_text(), str(task / "baseline.py"), "cuda")
+    claims = [f for f in result.findings if f.rewrite_family == "one-launch-over-grid"]
+    assert claims
+    report = run_trace(task, task / "baseline.py", size="small")
+    _refute_cheap_launch_loop(result, report, trace_findings(report, task / "baseline.py"), "cuda")
+    assert not any("refuted_by_trace" in c.evidence for c in claims)
