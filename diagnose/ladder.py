@@ -372,6 +372,18 @@ def _updates_in_place(report: dict, launch: int) -> bool:
     return False
 
 
+def _read_by_two(report: dict, launches: list[int]) -> bool:
+    """Two of the launches load from overlapping address ranges (their sampled programs'
+    lowest to highest address): an input each launch reads again."""
+    ranges = []
+    for launch in launches:
+        spans = [s for a in report.get("accesses") or [] if a.get("launch") == launch and a["op"] == "load"
+                 for s in a.get("spans") or [] if _bounded(s)]
+        if spans:
+            ranges.append((min(s[0] for s in spans), max(s[1] for s in spans)))
+    return any(min(a[1], b[1]) > max(a[0], b[0]) for i, a in enumerate(ranges) for b in ranges[i + 1:])
+
+
 LAUNCH_LOOP_FAMILY = "one-launch-over-grid"
 # What one launch costs and the bandwidth its traffic moves at (rough H200 / Atlas A2 figures,
 # as the trace uses them to weigh host stalls), and the gain under which a loop of launches is
@@ -398,9 +410,12 @@ def _refute_cheap_launch_loop(result: TierResult, report: dict, traced: list[Fin
     launches = report.get("launches") or []
     for kernel, count in counts.items():
         mine = [i for i, x in enumerate(launches) if x["kernel"] == kernel]
-        if count < 2 or not mine or any(not launches[i].get("grid") for i in mine) \
-                or any(_updates_in_place(report, i) for i in mine):
-            continue  # (a buffer every launch reads and writes back: an accumulator one launch keeps on chip)
+        if count < 2 or len(mine) < 2 or any(not launches[i].get("grid") for i in mine) \
+                or any(_updates_in_place(report, i) for i in mine) or _read_by_two(report, mine):
+            # (two launches traced at least; no buffer every launch reads and writes back, an
+            # accumulator one launch keeps on chip; no bytes two launches both read, which one
+            # launch reads once)
+            continue
         # (a traced launch's rows already count the launches it stands for)
         seconds = [sum(r["sector_bytes"] for r in rows if r["launch"] == i) / bandwidth for i in mine]
         fills = [min(1.0, trace_programs(launches[i]) / units) for i in mine]
