@@ -154,7 +154,7 @@ def tier3_result(capture: IRCapture, symptoms: list[Symptom],
     findings = [_finding(s, capture, card_families) for s in symptoms]
     if estimate is not None and estimate.memory_bound:
         for f in findings:
-            if f.evidence.get("symptom") == "dot-without-wgmma" and not f.evidence.get("mma_versions") \
+            if f.evidence.get("symptom") == "dot-without-wgmma" and f.evidence.get("mma_versions") == [] \
                     and estimate.fma_bound(capture.backend):
                 continue  # no MMA at all: the dot runs as FMA loops, which this task's FLOPs outrun
             if f.evidence.get("symptom") in COMPUTE_SYMPTOMS:
