@@ -537,9 +537,9 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _bounded_tile(kernel: JitKernel, cmp: ast.Compare) -> tuple[str, str] | None:
+def _bounded_tile(cmp: ast.Compare, tiles: set[str], data: set[str]) -> tuple[str, ast.expr] | None:
     """(index tile, bound) of `tile < bound` (or `bound > tile`, through casts and new axes):
-    a position compared with a value that is no position and no data."""
+    a position (one of `tiles`) compared with a value that is no position and no data."""
     if len(cmp.ops) != 1:
         return None
     sides = [cmp.left, cmp.comparators[0]]
@@ -551,11 +551,9 @@ def _bounded_tile(kernel: JitKernel, cmp: ast.Compare) -> tuple[str, str] | None
     while isinstance(tile, ast.Subscript) or (isinstance(tile, ast.Call) and call_name(tile) == "to"
                                               and isinstance(tile.func, ast.Attribute)):
         tile = tile.value if isinstance(tile, ast.Subscript) else tile.func.value
-    if not (isinstance(tile, ast.Name) and tile.id in _index_tiles(kernel)):
+    if not (isinstance(tile, ast.Name) and tile.id in tiles) or names_in(bound) & (tiles | data):
         return None
-    if names_in(bound) & (_index_tiles(kernel) | loaded_names(kernel)):
-        return None
-    return tile.id, ast.unparse(bound)
+    return tile.id, bound
 
 
 def _narrower_bound(kernel: JitKernel, cond: ast.expr, value_loads: set[str]) -> list[ast.Compare]:
@@ -564,19 +562,19 @@ def _narrower_bound(kernel: JitKernel, cond: ast.expr, value_loads: set[str]) ->
     reads up to one bound and the select keeps only up to the other (a truncated prefix), so
     the part between them is read for nothing (were the select's bound the larger one, the
     select would change nothing)."""
+    tiles, data = _index_tiles(kernel), loaded_names(kernel)
     found = []
     for cmp in _compares(cond):
-        mine = _bounded_tile(kernel, cmp)
+        mine = _bounded_tile(cmp, tiles, data)
         if mine is None:
             continue
         for name in value_loads:
             loads = [c for st in kernel.assigns.get(name, []) for c in ast.walk(st)
                      if isinstance(c, ast.Call) and call_name(c) == "load"]
             masks = [m for c in loads if (m := kwarg(c, "mask")) is not None]
-            bounds = [b for m in masks for c in _compares(m) if (b := _bounded_tile(kernel, c))]
+            bounds = [b for m in masks for c in _compares(m) if (b := _bounded_tile(c, tiles, data))]
             # (bounds of one size up to a constant, `W - 1` against `W`, cut a border, not a part)
-            if any(tile == mine[0] and not names_in(ast.parse(bound, mode="eval"))
-                   & names_in(ast.parse(mine[1], mode="eval")) for tile, bound in bounds):
+            if any(tile == mine[0] and not names_in(bound) & names_in(mine[1]) for tile, bound in bounds):
                 found.append(cmp)
                 break
     return found

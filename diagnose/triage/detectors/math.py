@@ -13,6 +13,7 @@ from diagnose.triage.detectors.model import (
     JitKernel,
     KernelModule,
     ShapeInference,
+    bound_once,
     call_name,
     dotted,
     names_in,
@@ -193,12 +194,10 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _outer_distance(kernel: JitKernel, node: ast.AST | None, depth: int = 2) -> bool:
+def _outer_distance(kernel: JitKernel, node: ast.AST | None) -> bool:
     """`tl.abs(x[:, None] - t[None, :])` or its square: the distance of every element of one
-    vector to every entry of another (through a local bound once to it)."""
-    if isinstance(node, ast.Name) and depth > 0 and len(kernel.assigns.get(node.id, [])) == 1 \
-            and isinstance(kernel.assigns[node.id][0], ast.Assign):
-        return _outer_distance(kernel, kernel.assigns[node.id][0].value, depth - 1)
+    vector to every entry of another (through locals bound once to them)."""
+    node = bound_once(kernel, node) if isinstance(node, ast.expr) else node
     if isinstance(node, ast.Call) and call_name(node) in ("abs", "fabs") and node.args:
         node = node.args[0]
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) \
@@ -208,9 +207,7 @@ def _outer_distance(kernel: JitKernel, node: ast.AST | None, depth: int = 2) -> 
         node = node.left  # d ** 2
     else:
         return False
-    if isinstance(node, ast.Name) and depth > 0 and len(kernel.assigns.get(node.id, [])) == 1 \
-            and isinstance(kernel.assigns[node.id][0], ast.Assign):
-        node = kernel.assigns[node.id][0].value  # d = x[:, None] - t[None, :]
+    node = bound_once(kernel, node)  # d = x[:, None] - t[None, :]
     return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and _outer(node.left, node.right) \
         and all(len(_none_axes(side) or ()) == 1 and len(side.slice.elts) == 2  # two vectors, not rows
                 for side in (node.left, node.right))
