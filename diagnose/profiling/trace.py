@@ -580,6 +580,14 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
                 f"Traced on the CPU, {where} the same bytes: every program passes over its data "
                 f"{len(sites)} times, {what}.",
                 share * (1 - 1 / len(sites)), passes[0], path, {"lines": lines}))
+    read: list[set[int]] = []
+
+    def multiplied() -> set[int]:
+        """_multiplied_loads(path), the source parsed once and only when a row asks."""
+        if not read:
+            read.append(_multiplied_loads(path))
+        return read[0]
+
     for r in rows:  # neighbouring programs looping over the same bytes: a slice redone per program
         shared = max((r.get("overlap_next") or {}).values(), default=0.0)
         share = r["sector_bytes"] / total
@@ -596,10 +604,12 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
                 f"{max(r['unique_bytes']):,} bytes at line {r['line']} ({shared:.0%} shared), "
                 f"{share:.0%} of the traffic: each redoes the same pass over one slice.",
                 share, r, path, {"line": r["line"], "shared": shared}))
-        elif shared >= 0.9:
-            # a shared operand every program streams once for its own row (a matvec's matrix,
-            # a chunk's state): the programs of one slice read it once each, where a program
-            # holding a tile of their rows reads it once for all of them (a tl.dot of the tile)
+        elif shared >= 0.9 and r["line"] in multiplied():
+            # a shared operand every program streams once for its own row and multiplies (a
+            # matvec's matrix, a chunk's state): the programs of one slice read it once each,
+            # where a program holding a tile of their rows reads it once for all of them (a tl.dot
+            # of the tile). A table the programs only compare against (a sorted list searched
+            # entry by entry) is no product's operand: stacking rows would not cut its reads.
             found.append(_finding(
                 "cuda-matvec-per-row", "tile-rows-into-dot",
                 f"Traced on the CPU, neighbouring programs of {r['kernel']} each stream the same "
@@ -1245,6 +1255,27 @@ def _key_searches(file: str) -> set[int]:
                              if getattr(st, "value", None) is not None and name not in loaded]
             if found:
                 lines.add(call.lineno)
+    return lines
+
+
+def _multiplied_loads(file: str) -> set[int]:
+    """Lines of the loads in `file` whose value (or a cast of it) is an operand of a product in
+    its kernel (`tl.sum(x[:, None] * w, 0)`, `acc += w * x`): the loaded tile is multiplied, not
+    only compared or selected; empty when the file cannot be read."""
+    module = _kernel_model(file)
+    if module is None:
+        return set()
+    lines: set[int] = set()
+    for kernel in module.kernels.values():
+        loaded = bound_to_call(kernel, "load")
+        factors = {n.id for node in ast.walk(kernel.node)
+                   if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+                   for side in (node.left, node.right) for n in ast.walk(side)
+                   if isinstance(n, ast.Name) and n.id in loaded}
+        lines |= {call.lineno for name in factors for stmt in kernel.assigns.get(name, [])
+                  if getattr(stmt, "value", None) is not None
+                  for call in ast.walk(stmt.value)  # type: ignore[attr-defined]
+                  if isinstance(call, ast.Call) and call_name(call) == "load"}
     return lines
 
 
