@@ -1,0 +1,34 @@
+"""Present values of projected cashflows on a log-linear discount curve (QuantLib DiscountCurve)."""
+import torch
+import triton
+import triton.language as tl
+
+BLOCK = 1024
+
+
+@triton.jit
+def _discount_cashflows(node_t, node_df, cf_t, amount, pv, n, m, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    t = tl.load(cf_t + offs, mask=mask, other=0.0)
+    a = tl.load(amount + offs, mask=mask, other=0.0)
+    # segment i with t_i <= t < t_{i+1}, clamped to [0, m - 2] (Interpolation::locate):
+    # the number of interior nodes t_1..t_{m-2} at or before t
+    i = tl.zeros([BLOCK], dtype=tl.int32)
+    for j in range(1, m - 1):
+        i += (t >= tl.load(node_t + j)).to(tl.int32)
+    t0 = tl.load(node_t + i)
+    t1 = tl.load(node_t + i + 1)
+    l0 = tl.log(tl.load(node_df + i))
+    l1 = tl.log(tl.load(node_df + i + 1))
+    w = (t - t0) / (t1 - t0)
+    df = tl.exp(l0 + w * (l1 - l0))
+    tl.store(pv + offs, a * df, mask=mask)
+
+
+def run(node_t, node_df, cf_t, amount) -> torch.Tensor:
+    n, m = cf_t.shape[0], node_t.shape[0]
+    pv = torch.empty_like(amount)
+    grid = (triton.cdiv(n, BLOCK),)
+    _discount_cashflows[grid](node_t, node_df, cf_t, amount, pv, n, m, BLOCK=BLOCK, num_warps=4)
+    return pv
