@@ -2,12 +2,14 @@
 
 Programs that each stream one shared table are a matvec per row only when they multiply what
 they stream: a sorted list every program compares its own entries against is searched, not
-multiplied, and stacking rows into a tl.dot would not cut its reads."""
+multiplied, and stacking rows into a tl.dot would not cut its reads. Strided accesses none of
+which carries much traffic alone (a stencil's taps, each its own line) waste sectors together;
+the fields of one array of records, read by sibling accesses, do not."""
 
 from __future__ import annotations
 
 from diagnose.profiling.trace import run_trace, trace_findings
-from tests.test_diagnosis_session26 import _task
+from tests.test_diagnosis_session26 import _task, traced
 from tests.test_diagnosis_session38 import HEADER, ROWS, ROWS_TASK
 
 # the same loop over the shared [128, 64] table, each program matching its row's values against it
@@ -43,3 +45,87 @@ def test_a_shared_table_every_program_only_compares_against_is_no_matvec(tmp_pat
     assert _shared_operand(tmp_path, "match", MATCH) == []
     # the multiplying twin, traced the same way, is one
     assert len(_shared_operand(tmp_path, "rows", ROWS)) == 1
+
+
+PLANE_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(72, 16, 64, generator=g).to(device),)
+def reference(q):
+    return q[1:-7].clone()
+'''
+
+# lanes along j, the slow axis of a [72, 16, 64] field: each of 7 taps (and the store) steps a
+# whole plane between lanes, and each carries an eighth of the traffic
+TAPS = HEADER + '''
+
+@triton.jit
+def sweep(q, out, ny, PLANE: tl.constexpr, BLOCK: tl.constexpr):
+    col = tl.program_id(1)
+    j = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = j < ny
+    base = q + (j + 1) * PLANE + col
+    acc = tl.load(base - PLANE, mask=ok, other=0.0)
+    acc += tl.load(base, mask=ok, other=0.0)
+    acc += tl.load(base + PLANE, mask=ok, other=0.0)
+    acc += tl.load(base + 2 * PLANE, mask=ok, other=0.0)
+    acc += tl.load(base + 3 * PLANE, mask=ok, other=0.0)
+    acc += tl.load(base + 4 * PLANE, mask=ok, other=0.0)
+    acc += tl.load(base + 5 * PLANE, mask=ok, other=0.0)
+    tl.store(out + j * PLANE + col, acc, mask=ok)
+
+
+def run(q):
+    ny = q.shape[0] - 8
+    out = torch.empty((ny, 16, 64), device=q.device, dtype=q.dtype)
+    sweep[(1, 16 * 64)](q, out, ny, PLANE=16 * 64, BLOCK=64)
+    return out
+'''
+
+RECORDS_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 4096}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(4096, 8, generator=g).to(device),)
+def reference(r):
+    return r.sum(1)
+'''
+
+# one lane per record of 8 fp32 fields, each field its own load: every load alone uses an eighth
+# of its sectors, and the eight together use all of them
+RECORDS = HEADER + '''
+
+@triton.jit
+def fields(r, out, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = i < n
+    p = r + i * 8
+    s = tl.load(p, mask=ok, other=0.0)
+    s += tl.load(p + 1, mask=ok, other=0.0)
+    s += tl.load(p + 2, mask=ok, other=0.0)
+    s += tl.load(p + 3, mask=ok, other=0.0)
+    s += tl.load(p + 4, mask=ok, other=0.0)
+    s += tl.load(p + 5, mask=ok, other=0.0)
+    s += tl.load(p + 6, mask=ok, other=0.0)
+    s += tl.load(p + 7, mask=ok, other=0.0)
+    tl.store(out + i, s, mask=ok)
+
+
+def run(r):
+    out = torch.empty(r.shape[0], device=r.device, dtype=r.dtype)
+    fields[(triton.cdiv(r.shape[0], 256),)](r, out, r.shape[0], BLOCK=256)
+    return out
+'''
+
+
+def test_stencil_taps_each_stepping_a_plane_between_lanes_waste_sectors_together(tmp_path):
+    [strided] = [f for f in traced(tmp_path, "taps", PLANE_TASK, TAPS) if f.card_id == "cuda-strided-fast-axis"]
+    assert strided.rewrite_family == "coalesce-contiguous-axis" and "8 accesses" in strided.message
+    assert strided.evidence["share"] > 0.9
+
+
+def test_the_fields_of_one_array_of_records_use_each_others_sectors(tmp_path):
+    assert not [f for f in traced(tmp_path, "records", RECORDS_TASK, RECORDS) if f.card_id == "cuda-strided-fast-axis"]

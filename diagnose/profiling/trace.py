@@ -188,7 +188,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
         share = row["sector_bytes"] / total
         where = f"line {row['line']} ({row['op']} in {row['function']})"
         # on Ascend weighed apart, all of them together, in element transfers (_discrete_findings)
-        if _strided(row) and backend != "ascend" and share >= 0.2:
+        if _strided(row) and backend != "ascend" and share >= STRIDED_SHARE:
             found.append(_finding(
                 "cuda-strided-fast-axis", "coalesce-contiguous-axis",
                 f"Traced on the CPU, the {row['op']} at {where} steps {row['strides']} elements "
@@ -245,6 +245,7 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
                 f"Traced on the CPU, {where} reads back what the kernel stored at the same "
                 f"addresses on every one of its {max(row['execs'])} loop steps.", max(share, 0.3),
                 row, path, {"steps": max(row["execs"])}))
+    found += _strided_group_findings(rows, total, path, backend)
     found += _launch_findings(report, rows, total, path, backend)
     found += _reread_findings(report, rows, total, path)
     found += _round_trip_findings(report, rows, total, path, backend)
@@ -270,6 +271,45 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
         if f.rewrite_family not in best or f.confidence > best[f.rewrite_family].confidence:
             best[f.rewrite_family] = f
     return sorted(best.values(), key=lambda f: -f.confidence)
+
+
+def _strided_group_findings(rows: list[dict], total: float, path: str, backend: str) -> list[Finding]:
+    """Strided accesses none of which carries STRIDED_SHARE of the traffic alone, but which do
+    together (a stencil's taps, each a load of its own line, all stepping along the slow axis):
+    one finding at the costliest of them, weighed by their sum."""
+    strided = [r for r in rows if _strided(r)]
+    if backend == "ascend" or any(r["sector_bytes"] / total >= STRIDED_SHARE for r in strided):
+        return []
+    strided = [r for r in strided if not _record_field(r, strided)]
+    if len(strided) < 2:
+        return []
+    share = sum(r["sector_bytes"] for r in strided) / total
+    if share < STRIDED_SHARE:
+        return []
+    worst = max(strided, key=lambda r: r["sector_bytes"])
+    lines = sorted({r["line"] for r in strided})
+    return [_finding(
+        "cuda-strided-fast-axis", "coalesce-contiguous-axis",
+        f"Traced on the CPU, {len(strided)} accesses of {worst['function']} (lines "
+        f"{', '.join(map(str, lines))}) step {worst['strides']} elements along their tiles' axes "
+        f"(no unit stride), so a warp touches up to {1 / worst['efficiency']:.0f}x the 32-byte "
+        f"sectors their bytes need; together they carry {share:.0%} of the kernel's sector traffic.",
+        share, worst, path, {"strides": worst["strides"], "efficiency": round(worst["efficiency"], 3),
+                             "lines": lines})]
+
+
+def _record_field(row: dict, strided: list[dict]) -> bool:
+    """`row` reads one field of an array of records whose other fields a sibling access of the
+    same launch reads: the same stride, a start less than one stride away (a stencil's taps
+    start whole strides apart). The sectors one field's lanes leave unused, the next field's use,
+    so their sum is not wasted traffic."""
+    span, reach = _span(row), row["strides"][0] * row["elem_bytes"] if row["strides"] else 0
+    return span is not None and any(
+        o is not row and o["launch"] == row["launch"] and o["strides"] == row["strides"]
+        and (s := _span(o)) is not None and 0 < abs(s[0] - span[0]) < abs(reach) for o in strided)
+
+
+STRIDED_SHARE = 0.2  # of the sector traffic: a strided access (or a group of them) worth a finding
 
 
 def _strided(row: dict) -> bool:
