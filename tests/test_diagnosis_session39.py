@@ -129,3 +129,24 @@ def test_stencil_taps_each_stepping_a_plane_between_lanes_waste_sectors_together
 
 def test_the_fields_of_one_array_of_records_use_each_others_sectors(tmp_path):
     assert not [f for f in traced(tmp_path, "records", RECORDS_TASK, RECORDS) if f.card_id == "cuda-strided-fast-axis"]
+
+
+SUFFIX = HEADER + '''
+
+@triton.jit
+def column_sum(x, out, ncol, nlev, BLOCK: tl.constexpr):
+    k = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for s in range({count}):
+        acc += tl.load(x + (nlev - 1 - s) * ncol + cols)
+    tl.store(out + k * ncol + cols, acc + tl.load(x + k * ncol + cols))
+'''
+
+
+def test_a_loop_over_every_level_below_the_programs_own_is_a_rescan():
+    from tests.test_diagnosis_session38 import _cards
+    # program k sums the nlev - 1 - k levels below it: a suffix each program reads again
+    assert "common-prefix-rescan" in _cards(SUFFIX.format(count="0, nlev - 1 - k"))
+    # a grid-stride count shrinks by one step with the program id: each program its own share
+    assert "common-prefix-rescan" not in _cards(SUFFIX.format(count="tl.cdiv(nlev - k, 8)"))

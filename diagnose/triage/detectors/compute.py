@@ -1181,7 +1181,11 @@ def prefix_rescan(module: KernelModule, backend: str) -> list[Match]:
 
 def _only_subtracted(expr: ast.AST, pids: set[str]) -> bool:
     """The program id (a call or a name bound to it) appears in `expr`, and only as what a
-    subtraction takes away (`E - pid`): the bound shrinks as the program id grows."""
+    subtraction takes away, and the rest is divided by a count of programs (`cdiv(E - pid,
+    nprog)`): a grid-stride count, shrinking by one step as the program id grows. A bound that
+    is only `E - pid` (the layers below the program's own) is a suffix each program re-reads."""
+    divided = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div | ast.FloorDiv)
+                  or isinstance(n, ast.Call) and call_name(n) == "cdiv" for n in ast.walk(expr))
     def is_pid(node: ast.AST) -> bool:
         return (isinstance(node, ast.Call) and call_name(node) == "program_id"
                 or isinstance(node, ast.Name) and node.id in pids)
@@ -1189,7 +1193,7 @@ def _only_subtracted(expr: ast.AST, pids: set[str]) -> bool:
     taken = {id(n) for sub in ast.walk(expr) if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Sub)
              for n in ast.walk(sub.right)}
     found = [n for n in ast.walk(expr) if is_pid(n)]
-    return bool(found) and all(id(n) in taken for n in found)
+    return divided and bool(found) and all(id(n) in taken for n in found)
 
 
 def _innermost_loops(fn: ast.AST) -> dict[int, ast.For]:
