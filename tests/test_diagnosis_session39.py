@@ -150,3 +150,18 @@ def test_a_loop_over_every_level_below_the_programs_own_is_a_rescan():
     assert "common-prefix-rescan" in _cards(SUFFIX.format(count="0, nlev - 1 - k"))
     # a grid-stride count shrinks by one step with the program id: each program its own share
     assert "common-prefix-rescan" not in _cards(SUFFIX.format(count="tl.cdiv(nlev - k, 8)"))
+
+
+def _spills(stores: int, loads: int) -> list:
+    from diagnose.ir.model import KernelIR, PtxasFacts, Specialization
+    from diagnose.ir.symptoms import register_spills
+    kir = KernelIR(kernel="k", file="k.py", line=3,
+                   specialization=Specialization({}, {}, {}, {"num_warps": 4}),
+                   ptxas=PtxasFacts(registers=40, spill_stores=stores, spill_loads=loads))
+    return register_spills(kir)
+
+
+def test_a_register_or_two_parked_once_is_no_spill_symptom():
+    assert _spills(4, 4) == []
+    [spills] = _spills(1600, 2580)
+    assert spills.id == "register-spills" and "1600 B spill stores" in spills.summary
