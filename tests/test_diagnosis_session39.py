@@ -165,3 +165,44 @@ def test_a_register_or_two_parked_once_is_no_spill_symptom():
     assert _spills(4, 4) == []
     [spills] = _spills(1600, 2580)
     assert spills.id == "register-spills" and "1600 B spill stores" in spills.summary
+
+
+TABLE_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(8, generator=g).to(device), torch.sort(torch.rand(64, 256, generator=g)).values.to(device))
+def reference(x, t):
+    return x
+'''
+
+# every program reads the whole [64, 256] table in 64 steps; {use} decides what it does with it
+TABLE = HEADER + '''
+
+@triton.jit
+def walk(x, t, out, STEPS: tl.constexpr, W: tl.constexpr):
+    key = tl.load(x + tl.program_id(0))
+    state = tl.zeros([W], dtype=tl.float32) + key
+    hits = tl.zeros([W], dtype=tl.int32)
+    for k in range(STEPS):
+        row = tl.load(t + k * W + tl.arange(0, W))
+        {use}
+    tl.store(out + tl.program_id(0), tl.sum(state, 0) + tl.sum(hits, 0).to(tl.float32))
+
+
+def run(x, t):
+    out = torch.empty_like(x)
+    walk[(x.shape[0],)](x, t, out, STEPS=64, W=256)
+    return out
+'''
+
+
+def test_a_table_every_program_searches_is_a_scan_and_one_it_simulates_with_is_not(tmp_path):
+    def scans(name: str, use: str) -> bool:
+        found = traced(tmp_path, name, TABLE_TASK, TABLE.replace("{use}", use))
+        return any(f.card_id == "common-linear-table-scan" for f in found)
+    # each entry compared against the program's key: a linear search of the table
+    assert scans("search", "hits += (row <= key).to(tl.int32)")
+    # each row drawn as the next step's noise of a carried state, then the state compared
+    assert not scans("paths", "state = state + 0.1 * row\n        hits += (state > 1.0).to(tl.int32)")

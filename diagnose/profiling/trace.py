@@ -1298,6 +1298,38 @@ def _key_searches(file: str) -> set[int]:
     return lines
 
 
+SEARCHES = ("argmin", "argmax", "min", "max", "minimum", "maximum")
+
+
+def _compared_loads(file: str) -> set[int] | None:
+    """Lines of the loads in `file` whose value (or a value computed from it) meets a comparison
+    or a min/max/argmin in its kernel (`a[:, None] == b`, `tl.sum(knots <= x)`, the argmin of
+    distances; a load written inside the comparison counts too): what a search does with a
+    table. None when the file cannot be read (nothing is ruled out)."""
+    module = _kernel_model(file)
+    if module is None:
+        return None
+    lines: set[int] = set()
+    for kernel in module.kernels.values():
+        loaded = bound_to_call(kernel, "load")
+        sides = [n for node in ast.walk(kernel.node) if isinstance(node, ast.Compare)
+                 for n in (node.left, *node.comparators)]
+        sides += [a for node in kernel.calls(*SEARCHES) for a in node.args[:2]]
+        # a state carried across steps (`x = x + dt * z`) and then compared is a simulation
+        # that draws on the table, not a search of it: followed no further than that state
+        carried = {n for n, stmts in kernel.assigns.items()
+                   if any(isinstance(st, ast.AugAssign) or n in names_in(getattr(st, "value", None) or ast.Pass())
+                          for st in stmts)}
+        met = {name for side in sides for name in depends_on(kernel, side, carried) & loaded}
+        lines |= {call.lineno for name in met for stmt in kernel.assigns.get(name, [])
+                  if getattr(stmt, "value", None) is not None
+                  for call in ast.walk(stmt.value)  # type: ignore[attr-defined]
+                  if isinstance(call, ast.Call) and call_name(call) == "load"}
+        lines |= {n.lineno for side in sides for n in ast.walk(side)
+                  if isinstance(n, ast.Call) and call_name(n) == "load"}
+    return lines
+
+
 def _multiplied_loads(file: str) -> set[int]:
     """Lines of the loads in `file` whose value (or a cast of it) is an operand of a product in
     its kernel (`tl.sum(x[:, None] * w, 0)`, `acc += w * x`): the loaded tile is multiplied, not
@@ -1620,6 +1652,15 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
     (a recurrence carried in a scalar), and a table every sampled program reads whole, step by
     step (a linear search where the table is sorted, or any lookup done by scanning)."""
     found = []
+    read: list[set[int] | None] = []
+
+    def compared(line: int) -> bool:
+        """Whether the load at `line` meets a comparison (_compared_loads(path), the source
+        parsed once and only when a row asks; an unreadable source rules nothing out)."""
+        if not read:
+            read.append(_compared_loads(path))
+        return read[0] is None or line in read[0]
+
     for launch in {r["launch"] for r in rows}:
         mine = [r for r in rows if r["launch"] == launch]
         scalar = [r for r in mine if min(r["execs"]) >= SERIAL_STEPS and _serial_step(r)]
@@ -1638,9 +1679,11 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
             share = r["sector_bytes"] / total
             # a launch with a tl.dot shares its operand tiles across programs by design (every
             # row block of a GEMM reads all of B): that is the matmul, not a table scanned whole
+            # (a table the programs only compute with, as random numbers every path draws, is
+            # streamed, not searched: its values must meet a comparison or a min/max)
             if (r["op"] == "load" and len(spans) >= 3 and len(set(spans)) == 1
                     and min(r["execs"]) >= SHARED_STEPS and share >= 0.5
-                    and not _has_dot(report, launch)):
+                    and not _has_dot(report, launch) and compared(r["line"])):
                 found.append(_finding(
                     "common-linear-table-scan", "binary-search-sorted-bounds",
                     f"Traced on the CPU, every sampled program of {r['kernel']} loads the same "
