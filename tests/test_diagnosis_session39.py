@@ -206,3 +206,22 @@ def test_a_table_every_program_searches_is_a_scan_and_one_it_simulates_with_is_n
     assert scans("search", "hits += (row <= key).to(tl.int32)")
     # each row drawn as the next step's noise of a carried state, then the state compared
     assert not scans("paths", "state = state + 0.1 * row\n        hits += (state > 1.0).to(tl.int32)")
+
+
+KNOTS = HEADER + '''
+
+@triton.jit
+def locate(knots, x, seg, n, m, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    t = tl.load(x + offs, mask=offs < n, other=0.0)
+    i = tl.zeros([BLOCK], dtype=tl.int32)
+    for j in range(1, m - 1):
+        i += (t >= tl.load(knots + j)).to(tl.int32)
+    tl.store(seg + offs, i, mask=offs < n)
+'''
+
+
+def test_counting_the_knots_below_each_element_one_loaded_knot_at_a_time_is_a_table_scan():
+    from tests.test_diagnosis_session38 import _cards
+    [scan] = _cards(KNOTS)["common-linear-table-scan"]
+    assert scan.rewrite_family == "binary-search-sorted-bounds"

@@ -101,8 +101,10 @@ def _counted_compare(node: ast.AST, equal: bool = False) -> ast.Compare | None:
     return found[0] if found else None
 
 
-def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str], loads: set[str]) -> bool:
-    """One side of `cmp` reads entries the loop loads (the table), the other the elements: values
+def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str], loads: set[str],
+                            loop_vars: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """One side of `cmp` reads entries the loop loads (the table: a name bound to them, or the
+    load written in the compare, `t >= tl.load(knots + j)`), the other the elements: values
     loaded outside the loop, read directly or through what the kernel computes from them (a hash)."""
     outside = loads - inside
 
@@ -110,8 +112,13 @@ def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str
         names = names_in(side)
         return bool(names & outside or depends_on(kernel, side, frozenset(inside)) & outside)
 
+    def entries(side: ast.expr) -> bool:
+        return bool(names_in(side) & inside) or any(
+            isinstance(c, ast.Call) and call_name(c) == "load" and _indexed_by(kernel, c, loop_vars)
+            for c in ast.walk(side))
+
     sides = [cmp.left, cmp.comparators[0]]
-    table = [bool(names_in(s) & inside) for s in sides]
+    table = [entries(s) for s in sides]
     return sorted(table) == [False, True] and any(elements(s) and not t for s, t in zip(sides, table, strict=True))
 
 
@@ -137,7 +144,7 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
             entry_lines = sorted({s.lineno for s in entry_loads})
             for aug in (s for s in ast.walk(loop) if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add)):
                 cmp = next((c for c in _counted_compares(aug.value, True, kernel)
-                            if _table_against_elements(kernel, c, inside, loads)), None)
+                            if _table_against_elements(kernel, c, inside, loads, loop_vars)), None)
                 if cmp is None or id(aug) in counted or isinstance(cmp.ops[0], ast.Eq) and not _intersection(kernel, cmp):
                     continue
                 counted.add(id(aug))
