@@ -225,3 +225,41 @@ def test_counting_the_knots_below_each_element_one_loaded_knot_at_a_time_is_a_ta
     from tests.test_diagnosis_session38 import _cards
     [scan] = _cards(KNOTS)["common-linear-table-scan"]
     assert scan.rewrite_family == "binary-search-sorted-bounds"
+
+
+MOD_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 1024}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randint(0, 2 ** 30, (1024,), generator=g, dtype=torch.int32).to(device),)
+def reference(x):
+    return (x.long() * x.long() % 2013265921).int()
+'''
+
+# field multiplication reduced by a modulus: {modulus} is a runtime argument or a constexpr
+MODMUL = HEADER + '''
+
+@triton.jit
+def modmul(x, out, p, P: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs).to(tl.int64)
+    tl.store(out + offs, (v * v % {modulus}).to(tl.int32))
+
+
+def run(x):
+    out = torch.empty_like(x)
+    modmul[(4,)](x, out, 2013265921, P=2013265921, BLOCK=256)
+    return out
+'''
+
+
+def test_an_int64_remainder_by_a_runtime_modulus_is_a_software_division_per_element(tmp_path):
+    from diagnose.ir import attribute, capture_cuda
+
+    def divides(name: str, modulus: str) -> list:
+        task = _task(tmp_path, name, MOD_TASK, MODMUL.replace("{modulus}", modulus))
+        return [s for s in attribute(capture_cuda(task)) if s.id == "int64-runtime-divide"]
+    [runtime] = divides("runtime", "p")
+    assert "1 tensor-wide int64 division/remainder" in runtime.summary
+    assert divides("constant", "P") == []  # a constant divisor becomes multiplies and shifts

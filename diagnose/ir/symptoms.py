@@ -506,6 +506,38 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
                     evidence=_lines(kir.stages[ttir].text, r"arith\.\w+ .*xi64"))]
 
 
+RUNTIME_DIVIDE = re.compile(r"= arith\.(?:remsi|divsi|remui|divui) %[\w.#]+, (%[\w.#]+) : tensor<[^>]*xi64>")
+SSA_DEF = re.compile(r"^\s*(%[\w.]+) = ([\w.]+) ?([^\n]*)$", re.MULTILINE)
+
+
+def int64_runtime_divide(kir: KernelIR) -> list[Symptom]:
+    """Tensor-wide int64 division or remainder by a divisor that is not a constant (a runtime
+    modulus, a size passed as an argument): sm_90 has no 64-bit integer divide, so ptxas calls a
+    software division routine of several dozen instructions for every element."""
+    ttir = _state_after_pipeline(kir, "convert-triton-to-tritongpu")
+    if ttir is None:
+        return []
+    text = kir.stages[ttir].text
+    defs = {m.group(1): (m.group(2), m.group(3)) for m in SSA_DEF.finditer(text)}
+
+    def constant(name: str) -> bool:
+        op, rest = defs.get(name, ("", ""))
+        if op == "tt.splat":
+            inner = re.match(r"(%[\w.]+)", rest)
+            return inner is not None and defs.get(inner.group(1), ("", ""))[0] == "arith.constant"
+        return op == "arith.constant"
+
+    found = [m for m in RUNTIME_DIVIDE.finditer(text) if not constant(m.group(1))]
+    if not found:
+        return []
+    return [Symptom(id="int64-runtime-divide", kernel=kir.kernel, pass_arg="ast-to-ttir",
+                    stage_index=ttir,
+                    summary=f"{len(found)} tensor-wide int64 division/remainder op(s) by a divisor "
+                            "that is not a constant survive the TTIR pipeline: each is a software "
+                            "division routine per element on sm_90",
+                    evidence=[text[m.start():text.find(chr(10), m.start())].strip() for m in found[:4]])]
+
+
 # libdevice's accurate fp32 functions (the ones tier 1's EXACT_MATH names), as TTGIR calls them
 EXACT_SYMBOLS = ("powf|tanhf|erff|erfcf|erfinvf|lgammaf|tgammaf|atan2f|atanf|asinf|acosf|cbrtf|"
                  "expm1f|log1pf|sinhf|coshf")
@@ -596,7 +628,7 @@ def grid_underfill(kir: KernelIR) -> list[Symptom]:
 CUDA_DETECTORS: list[Callable[[KernelIR], list[Symptom]]] = [
     scalar_global_loads, convert_layout_survives, dot_without_wgmma,
     no_async_copy_after_pipeline, register_spills, int64_index_arith, global_atomics,
-    grid_underfill, thin_k_dot, fp64_arith, exact_erf, precise_math,
+    grid_underfill, thin_k_dot, fp64_arith, exact_erf, precise_math, int64_runtime_divide,
 ]
 
 

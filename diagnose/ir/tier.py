@@ -31,6 +31,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
                                      "cuda-smem-limits-occupancy"),
     "register-spills": ("cuda-register-spills", "cuda-too-few-warps"),
     "int64-index-arith": ("cuda-int64-index", "ascend-int64-vector-arith"),
+    "int64-runtime-divide": ("cuda-div-mod-index", "cuda-int64-index"),
     "fp64-arith": ("cuda-fp64-math",),
     "exact-erf": ("cuda-exact-erf-elementwise",),
     "precise-math": ("cuda-ieee-rounded-math",),
@@ -90,7 +91,7 @@ CONFIRM_ONLY_CARDS = frozenset({"common-item-recurrence", "common-linear-table-s
 # tier 4 is asked about and what a conclusion names.
 EFFECT_SYMPTOMS = ("convert-layout-survives", "register-spills")
 CAUSE_SYMPTOMS = ("scalar-global-loads", "int64-index-arith", "fp64-arith", "unstructured-access-fallback",
-                  "discrete-mask-to-select")
+                  "discrete-mask-to-select", "int64-runtime-divide")
 # Symptoms whose one idiom does not depend on the captured size: a single-card finding of
 # these is enough on its own (spills of a huge tile, atomics on one address).
 STANDALONE_SYMPTOMS = ("register-spills", "global-atomics", "grid-underfill", "thin-k-dot",
@@ -118,6 +119,8 @@ SYMPTOM_WEIGHT: dict[str, int] = {
     "convert-layout-survives": 2, "discrete-mask-to-select": 2, "int64-index-arith": 1,
     "strided-memref": 2, "int-compare-select": 1, "int64-compare-select": 1, "thin-k-dot": 3,
     "fp64-arith": 3, "upcast-dot": 3,
+    # a software division routine per element, as fp64 math is a slow pipe per element
+    "int64-runtime-divide": 3,
     # an exact erf costs a memory-bound kernel at most its instruction overhead (1.23x on the H200 for
     # an fp16 GELU, bench/optimize/erf): weaker than any access or launch mechanism beside it
     "exact-erf": 1,
