@@ -43,6 +43,7 @@ from diagnose.profiling.trace import (
     UNITS,
     TraceError,
     contiguous_at,
+    dominant_walks,
     outer_work_lines,
     run_trace,
     serial_walk_lines,
@@ -229,6 +230,7 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     access is issued: ISSUE_ONLY_FAMILIES). The trace's findings weighed by bytes are then
     worth the traffic's part of the time only."""
     walks = serial_walk_lines(report, backend)
+    dominant = dominant_walks(report, backend)
     # a walk inside an element loop whose steps each also move a row the loop places (the scalar
     # is the row's parameter): the steps are the rows', measured by the row walk's own reading
     rows = [f for f in result.findings if (f.evidence.get("facts") or {}).get("row_step")
@@ -271,6 +273,8 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
         if x is not None:
             f.confidence = round(max(f.confidence, raised.get(x, MEASURED_WORK_CONFIDENCE)), 3)
             f.evidence["measured_by_trace"] = lines[x]
+            if x in dominant:
+                f.evidence["dominant_walk"] = True
 
 
 def _refute_strided(result: TierResult, report: dict, backend: str = "cuda") -> None:
@@ -880,6 +884,14 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
+    walk = _dominant_walk_claim(ctx, hypothesis)
+    if walk is not None:
+        return Decision(stop=True, verdict="concluded",
+                        reason=f"Tier {latest.tier} confirms the tier-1 hypothesis {hypothesis.card_id} "
+                               f"({_head(fact.message)}...), but what it saves is traffic, and the CPU "
+                               f"trace measured a walk that takes nearly all the time: "
+                               f"{walk.evidence['measured_by_trace']}. {walk.message}",
+                        conclusion=_alone(ctx, ctx.tier(1), walk))
     for traced, overrules, what in (
             (_refined_by_trace(ctx, hypothesis), False, "and the CPU trace measured which form it takes"),
             (_traced_elsewhere(ctx, hypothesis, _outweighs(fact), fact), True,
@@ -919,6 +931,18 @@ KINDRED_FAMILIES = (
     # to walk another axis or to load the contiguous block and rearrange it on chip
     frozenset({"coalesce-contiguous-axis", "load-contiguous-transpose-on-chip"}),
 )
+
+
+def _dominant_walk_claim(ctx: Context, confirmed: Finding) -> Finding | None:
+    """A source claim, surer than the confirmed one, at a walk of dependent one-element loads
+    the trace measured to take nearly all the time (trace.dominant_walks), when the confirmed
+    hypothesis changes how launches move bytes (KINDRED_FAMILIES[0]: fusing, one launch, host
+    copies): the bytes it saves are a small part of a time the walk's steps fill."""
+    if confirmed.rewrite_family not in KINDRED_FAMILIES[0]:
+        return None
+    return max((h for h in ctx.hypotheses() if h.evidence.get("dominant_walk")
+                and h.rewrite_family != confirmed.rewrite_family and h.confidence > confirmed.confidence),
+               key=lambda h: h.confidence, default=None)
 
 
 def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:

@@ -263,3 +263,62 @@ def test_an_int64_remainder_by_a_runtime_modulus_is_a_software_division_per_elem
     [runtime] = divides("runtime", "p")
     assert "1 tensor-wide int64 division/remainder" in runtime.summary
     assert divides("constant", "P") == []  # a constant divisor becomes multiplies and shifts
+
+
+COMPACT = HEADER + '''
+
+@triton.jit
+def collapse(ids, out, n_ptr, T, BLANK: tl.constexpr):
+    b = tl.program_id(0)
+    n = tl.load(n_ptr + b)
+    count = 0
+    prev = -1
+    for t in range(0, n):
+        cur = tl.load(ids + b * T + t)
+        if (cur != BLANK) & (cur != prev):
+            tl.store(out + b * T + count, cur)
+            count += 1
+        prev = cur
+'''
+
+
+def test_a_stream_compacted_one_kept_element_per_step_is_a_scan():
+    from tests.test_diagnosis_session38 import _cards
+    [walk] = _cards(COMPACT)["common-serial-recurrence"]
+    assert walk.rewrite_family == "use-associative-scan" and "compacts a stream" in walk.message
+
+
+WALK_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 2048}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(2048, generator=g).to(device),)
+def reference(x):
+    return torch.cumsum(x, 0)
+'''
+
+# one program adds up 2,048 elements one load at a time: the steps, not the 8 KB, are the time
+WALK = HEADER + '''
+
+@triton.jit
+def running(x, out, n):
+    acc = 0.0
+    for i in range(0, n):
+        acc += tl.load(x + i)
+        tl.store(out + i, acc)
+
+
+def run(x):
+    out = torch.empty_like(x)
+    running[(1,)](x, out, x.numel())
+    return out
+'''
+
+
+def test_a_walk_of_dependent_one_element_loads_takes_nearly_all_the_time(tmp_path):
+    from diagnose.profiling.trace import dominant_walks
+    task = _task(tmp_path, "walk", WALK_TASK, WALK)
+    report = run_trace(task, task / "baseline.py", size="small")
+    line = next(i for i, text in enumerate(WALK.splitlines(), 1) if "acc += tl.load" in text)
+    assert dominant_walks(report) == {line}

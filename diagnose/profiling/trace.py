@@ -384,6 +384,28 @@ def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[st
     return lines
 
 
+DOMINANT_WALK = 0.9  # of the time a walk and every launch's traffic take together
+
+
+def dominant_walks(report: dict, backend: str = "cuda") -> set[int]:
+    """The lines of serial walks (serial_walk_lines) whose dependent steps take at least
+    DOMINANT_WALK of the time they and the traffic of every traced launch take together: the
+    walk is the task's time, and what saves bytes anywhere saves little."""
+    rows = traffic(report)
+    everything_ns = sum(x["sector_bytes"] for x in rows) / (BANDWIDTH / 1e9)
+    found = set()
+    for line in serial_walk_lines(report, backend):
+        for r in rows:
+            if r["line"] != line or r["op"] != "load":
+                continue
+            execs = r["execs"] or [0]
+            walk_ns = sum(execs) / len(execs) * STEP_NS * max(
+                1.0, r["programs"] / CONCURRENT.get(backend, CONCURRENT["cuda"]))
+            if walk_ns >= DOMINANT_WALK * (walk_ns + everything_ns):
+                found.add(line)
+    return found
+
+
 def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
     """The integer load of `launch` that reads sorted keys with runs (every checked execution
     non-decreasing, at least two addresses per distinct key on average), if there is one."""

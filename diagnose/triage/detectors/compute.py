@@ -1329,7 +1329,44 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
                 carried=name, store_line=store.lineno))
             break
         matches += _prefix_searches(module, kernel)
+        matches += _serial_compactions(module, kernel)
     return matches
+
+
+def _serial_compactions(module: KernelModule, kernel: JitKernel) -> list[Match]:
+    """A loop that loads one element per step, keeps it or not by a test of the data, and stores
+    the kept ones at a position a counter carries (`if keep: tl.store(out + count, x); count +=
+    1`): a stream compaction walked one dependent step at a time. The positions are the
+    exclusive prefix sum of the keep flags: over a tile of steps, tl.cumsum of the flags gives
+    every position at once and one masked store writes them."""
+    found = []
+    for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+        calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+        if not any(call_name(c) == "load" for c in calls) or any(
+                call_name(c) in ("dot", "associative_scan", "cumsum") for c in calls):
+            continue
+        # counters the loop advances only under a test (inside an `if` of the loop)
+        tested = [n for n in ast.walk(loop) if isinstance(n, ast.If)]
+        counters = {st.target.id for branch in tested for st in ast.walk(branch)
+                    if isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add)
+                    and isinstance(st.target, ast.Name)}
+        store = next((c for branch in tested for c in ast.walk(branch)
+                      if isinstance(c, ast.Call) and call_name(c) == "store"
+                      and (ptr := pointer_of(c)) is not None and names_in(ptr) & counters), None)
+        if store is None:
+            continue
+        count = sorted(names_in(pointer_of(store)) & counters)[0]  # type: ignore[arg-type]
+        found.append(_match(
+            module, kernel, loop, "serial-recurrence", 0.7,
+            f"`{kernel.name}` compacts a stream one element per step: the loop at line {loop.lineno} "
+            f"stores the elements a test keeps at position `{count}` (line {store.lineno}) and "
+            f"advances `{count}` only for them, so each step waits on the last. The positions are "
+            "the exclusive prefix sum of the keep flags: tl.cumsum over a tile of flags gives all of "
+            "them at once, and one masked store writes the kept elements.",
+            ["trace: per program, one-element loads executed once per step for thousands of steps",
+             "profile: achieved bandwidth a few percent of peak"],
+            carried=count, store_line=store.lineno))
+    return found
 
 
 def _prefix_searches(module: KernelModule, kernel: JitKernel) -> list[Match]:
