@@ -322,3 +322,28 @@ def test_a_walk_of_dependent_one_element_loads_takes_nearly_all_the_time(tmp_pat
     report = run_trace(task, task / "baseline.py", size="small")
     line = next(i for i, text in enumerate(WALK.splitlines(), 1) if "acc += tl.load" in text)
     assert dominant_walks(report) == {line}
+
+
+SPAN = HEADER + '''
+
+@triton.jit
+def span_mean(x_ptr, start_ptr, end_ptr, out_ptr, T, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    start = tl.load(start_ptr + row)
+    end = tl.load(end_ptr + row)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for off in range(0, T, BLOCK):
+        t = off + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * T + t, mask={mask}, other=0.0)
+        keep = (t >= start) & (t < end)
+        acc += x * keep.to(tl.float32)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+'''
+
+
+def test_a_tile_multiplied_by_a_span_it_read_from_memory_was_loaded_in_full():
+    from tests.test_diagnosis_session38 import _cards
+    [cut] = _cards(SPAN.replace("{mask}", "t < T"))["common-mask-after-load"]
+    assert cut.rewrite_family == "mask-loads-not-results" and "t >= start" in cut.message
+    # loaded under the span already: the product only fills what the load skipped
+    assert "common-mask-after-load" not in _cards(SPAN.replace("{mask}", "(t >= start) & (t < end)"))

@@ -534,7 +534,59 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                 "from memory for nothing; put the condition into the load's mask.",
                 ["profile: bytes read above the bytes the result depends on"],
                 condition=ast.unparse(causal[0])))
+        matches += _span_products(module, kernel, loaded)
     return matches
+
+
+def _span_products(module: KernelModule, kernel: JitKernel, loaded: set[str]) -> list[Match]:
+    """A loaded tile multiplied by a condition cast to a number (`x * keep.to(tl.float32)`) whose
+    compares bound an index tile by a span the program read from memory (`t >= start`, `t < end`
+    with `start = tl.load(prompt_len + row)`), where the tile's load reads the whole row: the
+    elements outside the span are read to be multiplied by zero; the span belongs in the mask."""
+    tiles, shapes, found = _index_tiles(kernel), ShapeInference(kernel), []
+
+    def condition(node: ast.expr) -> ast.expr | None:
+        if isinstance(node, ast.Call) and call_name(node) == "to" and isinstance(node.func, ast.Attribute):
+            node = node.func.value
+        if isinstance(node, ast.Name):
+            stmts = kernel.assigns.get(node.id, [])
+            node = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
+        return node if node is not None and _compares(node) else None
+
+    for product in (n for n in ast.walk(kernel.node) if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult)):
+        for value, factor in ((product.left, product.right), (product.right, product.left)):
+            cond = condition(factor)
+            if cond is None:
+                continue
+            spans = [c for c in _compares(cond) if _loaded_bound(kernel, c, tiles, shapes)]
+            values = {n for n in names_in(value) & loaded
+                      if is_tile(shapes.shape(ast.Name(n, ast.Load(), lineno=product.lineno), product.lineno))
+                      and not _loaded_under(kernel, n, factor.func.value if isinstance(factor, ast.Call) else factor)}
+            if spans and values:
+                found.append(_match(
+                    module, kernel, product, "mask-after-load", 0.65,
+                    f"`{ast.unparse(product)[:70]}` in `{kernel.name}` zeroes the elements of "
+                    f"{', '.join(sorted(values))} outside a span it read from memory "
+                    f"(`{ast.unparse(spans[0])}`) after loading the whole tile: the part outside "
+                    "the span is read for nothing; put the span into the load's mask.",
+                    ["profile: bytes read above the bytes the result depends on"],
+                    condition=ast.unparse(spans[0])))
+                return found
+    return found
+
+
+def _loaded_bound(kernel: JitKernel, cmp: ast.Compare, tiles: set[str], shapes: ShapeInference) -> bool:
+    """`cmp` bounds an index tile by a scalar the kernel loaded (an item's own start or end)."""
+    if len(cmp.ops) != 1:
+        return False
+    sides = [cmp.left, cmp.comparators[0]]
+    indexed = [bool((names_in(s) | depends_on(kernel, s)) & tiles) for s in sides]
+    if indexed.count(True) != 1:
+        return False
+    bound = sides[indexed.index(False)]
+    scalars = {n for n in depends_on(kernel, bound) & loaded_names(kernel)
+               if shapes.shape(ast.Name(n, ast.Load(), lineno=cmp.lineno), cmp.lineno) == ()}
+    return bool(scalars)
 
 
 def _bounded_tile(cmp: ast.Compare, tiles: set[str], data: set[str]) -> tuple[str, ast.expr] | None:
