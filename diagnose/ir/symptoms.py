@@ -507,7 +507,6 @@ def int64_index_arith(kir: KernelIR) -> list[Symptom]:
 
 
 RUNTIME_DIVIDE = re.compile(r"= arith\.(?:remsi|divsi|remui|divui) %[\w.#]+, (%[\w.#]+) : tensor<[^>]*xi64>")
-SSA_DEF = re.compile(r"^\s*(%[\w.]+) = ([\w.]+) ?([^\n]*)$", re.MULTILINE)
 
 
 def int64_runtime_divide(kir: KernelIR) -> list[Symptom]:
@@ -518,13 +517,12 @@ def int64_runtime_divide(kir: KernelIR) -> list[Symptom]:
     if ttir is None:
         return []
     text = kir.stages[ttir].text
-    defs = {m.group(1): (m.group(2), m.group(3)) for m in SSA_DEF.finditer(text)}
+    defs = _ssa_defs(text)
 
     def constant(name: str) -> bool:
-        op, rest = defs.get(name, ("", ""))
-        if op == "tt.splat":
-            inner = re.match(r"(%[\w.]+)", rest)
-            return inner is not None and defs.get(inner.group(1), ("", ""))[0] == "arith.constant"
+        op, operands = defs.get(name, ("", []))
+        if op == "tt.splat" and operands:  # a scalar broadcast to the tile: its source decides
+            op = defs.get(operands[0], ("", []))[0]
         return op == "arith.constant"
 
     found = [m for m in RUNTIME_DIVIDE.finditer(text) if not constant(m.group(1))]
