@@ -50,14 +50,16 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from diagnose.evidence import Finding
 from diagnose.triage.detectors.compute import converts_to, stored_only
 from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
 from diagnose.triage.detectors.memory import MEMORY_OPS, bound_to_call, depends_on
 from diagnose.triage.detectors.model import (
+    JitKernel,
     KernelModule,
     ShapeInference,
     build_model,
@@ -65,6 +67,7 @@ from diagnose.triage.detectors.model import (
     names_in,
 )
 
+T = TypeVar("T")
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
 SM_COUNT = HOPPER_SMS  # H200 (sm_90)
@@ -361,6 +364,13 @@ STEP_NS = 500.0  # a dependent one-element global load: the latency each step of
 CONCURRENT = {"cuda": SM_COUNT * 8, "ascend": VECTOR_CORES}  # programs whose walks overlap
 
 
+def _walk_ns(row: dict, backend: str) -> float:
+    """The latency of a program's walk of one-element loads at `row`: STEP_NS a step, programs
+    overlapping up to CONCURRENT."""
+    execs = row["execs"] or [0]
+    return sum(execs) / len(execs) * STEP_NS * max(1.0, row["programs"] / CONCURRENT.get(backend, CONCURRENT["cuda"]))
+
+
 def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[str, float]]:
     """The source lines of one-element loads a program makes one after another, hundreds of times,
     whose latency (STEP_NS a step, programs overlapping up to CONCURRENT) outweighs the launch's
@@ -373,7 +383,7 @@ def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[st
         steps = sum(execs) / len(execs)
         if r["op"] != "load" or r["lanes"] > sum(execs) or steps < SERIAL_WALK or r["file"] == "?":
             continue
-        walk_ns = steps * STEP_NS * max(1.0, r["programs"] / CONCURRENT.get(backend, CONCURRENT["cuda"]))
+        walk_ns = _walk_ns(r, backend)
         bytes_ns = sum(x["sector_bytes"] for x in rows if x["launch"] == r["launch"]) / (BANDWIDTH / 1e9)
         if walk_ns >= bytes_ns:
             lines.setdefault(r["line"], (
@@ -398,9 +408,7 @@ def dominant_walks(report: dict, backend: str = "cuda") -> set[int]:
         for r in rows:
             if r["line"] != line or r["op"] != "load":
                 continue
-            execs = r["execs"] or [0]
-            walk_ns = sum(execs) / len(execs) * STEP_NS * max(
-                1.0, r["programs"] / CONCURRENT.get(backend, CONCURRENT["cuda"]))
+            walk_ns = _walk_ns(r, backend)
             if walk_ns >= DOMINANT_WALK * (walk_ns + everything_ns):
                 found.add(line)
     return found
@@ -642,13 +650,7 @@ def _reread_findings(report: dict, rows: list[dict], total: float, path: str) ->
                 f"Traced on the CPU, {where} the same bytes: every program passes over its data "
                 f"{len(sites)} times, {what}.",
                 share * (1 - 1 / len(sites)), passes[0], path, {"lines": lines}))
-    read: list[set[int]] = []
-
-    def multiplied() -> set[int]:
-        """_multiplied_loads(path), the source parsed once and only when a row asks."""
-        if not read:
-            read.append(_multiplied_loads(path))
-        return read[0]
+    multiplied = _when_asked(lambda: _multiplied_loads(path))
 
     for r in rows:  # neighbouring programs looping over the same bytes: a slice redone per program
         shared = max((r.get("overlap_next") or {}).values(), default=0.0)
@@ -867,13 +869,7 @@ def _idle_lane_findings(rows: list[dict], total: float, path: str) -> list[Findi
     off in a scattered pattern in most steps that move any are chosen by data (a load only some
     streams need): not a block size; steps with every lane off still are skippable steps."""
     found = []
-    read: list[set[int]] = []
-
-    def lengths() -> set[int]:
-        """_lengths_read(path), the source parsed once and only when a row asks."""
-        if not read:
-            read.append(_lengths_read(path))
-        return read[0]
+    lengths = _when_asked(lambda: _lengths_read(path))
 
     def stepping(r: dict) -> tuple[tuple, tuple]:
         """Each sampled program's steps of the access, and its steps with every lane off."""
@@ -1343,10 +1339,7 @@ def _compared_loads(file: str) -> set[int] | None:
                    if any(isinstance(st, ast.AugAssign) or n in names_in(getattr(st, "value", None) or ast.Pass())
                           for st in stmts)}
         met = {name for side in sides for name in depends_on(kernel, side, carried) & loaded}
-        lines |= {call.lineno for name in met for stmt in kernel.assigns.get(name, [])
-                  if getattr(stmt, "value", None) is not None
-                  for call in ast.walk(stmt.value)  # type: ignore[attr-defined]
-                  if isinstance(call, ast.Call) and call_name(call) == "load"}
+        lines |= _load_lines(kernel, met)
         lines |= {n.lineno for side in sides for n in ast.walk(side)
                   if isinstance(n, ast.Call) and call_name(n) == "load"}
     return lines
@@ -1366,11 +1359,28 @@ def _multiplied_loads(file: str) -> set[int]:
                    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
                    for side in (node.left, node.right) for n in ast.walk(side)
                    if isinstance(n, ast.Name) and n.id in loaded}
-        lines |= {call.lineno for name in factors for stmt in kernel.assigns.get(name, [])
-                  if getattr(stmt, "value", None) is not None
-                  for call in ast.walk(stmt.value)  # type: ignore[attr-defined]
-                  if isinstance(call, ast.Call) and call_name(call) == "load"}
+        lines |= _load_lines(kernel, factors)
     return lines
+
+
+def _load_lines(kernel: JitKernel, names: set[str]) -> set[int]:
+    """The lines of the loads in the values bound to `names`."""
+    return {call.lineno for name in names for stmt in kernel.assigns.get(name, [])
+            if getattr(stmt, "value", None) is not None
+            for call in ast.walk(stmt.value)  # type: ignore[attr-defined]
+            if isinstance(call, ast.Call) and call_name(call) == "load"}
+
+
+def _when_asked(compute: Callable[[], T]) -> Callable[[], T]:
+    """`compute()` called once, on the first call of the returned function (a source parsed only
+    when a traced row needs it, and once)."""
+    memo: list[T] = []
+
+    def ask() -> T:
+        if not memo:
+            memo.append(compute())
+        return memo[0]
+    return ask
 
 
 def _lengths_read(file: str) -> set[int]:
@@ -1674,14 +1684,12 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
     (a recurrence carried in a scalar), and a table every sampled program reads whole, step by
     step (a linear search where the table is sorted, or any lookup done by scanning)."""
     found = []
-    read: list[set[int] | None] = []
+    compared_lines = _when_asked(lambda: _compared_loads(path))
 
     def compared(line: int) -> bool:
-        """Whether the load at `line` meets a comparison (_compared_loads(path), the source
-        parsed once and only when a row asks; an unreadable source rules nothing out)."""
-        if not read:
-            read.append(_compared_loads(path))
-        return read[0] is None or line in read[0]
+        """Whether the load at `line` meets a comparison (an unreadable source rules nothing out)."""
+        lines = compared_lines()
+        return lines is None or line in lines
 
     for launch in {r["launch"] for r in rows}:
         mine = [r for r in rows if r["launch"] == launch]

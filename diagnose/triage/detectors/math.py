@@ -102,7 +102,7 @@ def _counted_compare(node: ast.AST, equal: bool = False) -> ast.Compare | None:
 
 
 def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str], loads: set[str],
-                            loop_vars: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+                            loop_vars: frozenset[str] | set[str] = frozenset()) -> bool:
     """One side of `cmp` reads entries the loop loads (the table: a name bound to them, or the
     load written in the compare, `t >= tl.load(knots + j)`), the other the elements: values
     loaded outside the loop, read directly or through what the kernel computes from them (a hash)."""
