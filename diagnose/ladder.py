@@ -1157,12 +1157,17 @@ def answer_misses_the_cost(ctx: Context) -> Decision | None:
     if not answers:
         return None
     lead = _deciding(latest) if latest.sufficient else max(answers, key=lambda f: f.confidence)
+    # an answer whose branch decided for another backend's rewrite still answers its symptom:
+    # when that symptom costs more, it leads, and the cheaper answers do not outweigh it
+    lead = max([f for f in latest.findings if f.evidence.get("elsewhere")] + [lead], key=_asked_weight)
     rival = _costlier_evidence(ctx, lead)
     if rival is None:
         return None
     for f in answers:
         f.confidence = round(f.confidence / 2, 3)
         f.evidence["explains_cost"] = False
+        if rival.rewrite_family:
+            f.evidence["outweighed_by"] = rival.rewrite_family  # weigh.rank keeps it below
     latest.sufficient = False
     why = (f"Tier 4 answers why {lead.evidence.get('symptom_asked') or 'the symptom'} "
            f"happens ({lead.rewrite_family}), but that does not explain the cost: {rival.message}")
@@ -1175,6 +1180,11 @@ def answer_misses_the_cost(ctx: Context) -> Decision | None:
         return Decision(stop=True, verdict="concluded", reason=why,
                         conclusion=_alone(ctx, ctx.tier(1), idiom or rival))
     return climb(why)
+
+
+def _asked_weight(answer: Finding) -> int:
+    """The cost weight of the symptom a tier-4 answer was asked about."""
+    return SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
 
 
 def _kindred_idiom(ctx: Context, traced: Finding, overruled: str = "") -> Finding | None:

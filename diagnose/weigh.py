@@ -132,7 +132,24 @@ def rank(tiers: list[TierResult]) -> list[Candidate]:
                                 {t: round(c, 3) for t, (c, _) in sorted(per_look.items())}))
     ranked.sort(key=lambda c: (c.rewrite_family not in specific, -c.score,
                                -max(int(t.split("-")[0]) for t in c.by_tier)))
-    return _tuning_after_structure(ranked, tiers)
+    return _outweighed_after_rival(_tuning_after_structure(ranked, tiers), tiers)
+
+
+def _outweighed_after_rival(ranked: list[Candidate], tiers: list[TierResult]) -> list[Candidate]:
+    """A family whose tier-4 answer the ladder found not to explain the cost (`outweighed_by`:
+    the family of the costlier evidence, ladder.answer_misses_the_cost) moves just below that
+    family: weak looks at a cheap symptom from three tiers can add up to more confidence than
+    one measurement of where the time goes, but they do not explain more of the time."""
+    below = {f.rewrite_family: f.evidence["outweighed_by"] for t in tiers for f in t.findings
+             if f.rewrite_family and f.evidence.get("outweighed_by")}
+    for family, rival in below.items():
+        order = [c.rewrite_family for c in ranked]
+        if family == rival or family not in order or rival not in order:
+            continue
+        if order.index(family) < order.index(rival):
+            moved = ranked.pop(order.index(family))
+            ranked.insert([c.rewrite_family for c in ranked].index(rival) + 1, moved)
+    return ranked
 
 
 TUNING_YIELDS = 0.5  # a structural trace finding over this share of the traffic outranks tuning

@@ -270,6 +270,9 @@ def escalation_to_tier_result(esc: Escalation) -> TierResult:
                   "llm_summary": esc.llm.text if esc.llm else "",
                   # the clause of the deciding branch this kernel's facts fail, when known
                   "kernel_check": esc.rewrite.kernel_check,
+                  # the branch decided, for a rewrite only another backend has: an answer about
+                  # the symptom's cause, with no family to conclude on
+                  "elsewhere": esc.rewrite.elsewhere,
                   # no passage decided: the family is the symptom table's default, a prior
                   "fallback": esc.verdict == "no-condition"},
         evidence_needed=needed, passes=[esc.pass_arg] if esc.pass_arg else []))

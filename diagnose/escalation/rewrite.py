@@ -3,6 +3,7 @@ cards), and the chain symptom -> pass -> condition -> rewrite with the evidence 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -29,6 +30,7 @@ class Rewrite:
     card_path: str = ""
     card_rewrite: str = ""
     kernel_check: str = ""  # the clause of the branch the kernel's facts fail, when known
+    elsewhere: str = ""  # the family the deciding branch calls for, when it is another backend's
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -56,6 +58,22 @@ def _card_for(family: str, backend: str, pass_arg: str,
     pool = [c for c in (cards if cards is not None else load_cards(backend))
             if c.rewrite_family == family and c.applies_to(backend)]
     return next((c for c in pool if pass_arg in c.passes), pool[0] if pool else None)
+
+
+@functools.cache
+def _family_backends() -> dict[str, frozenset[str]]:
+    """The backends each rewrite family has a pattern card for ("common" for both)."""
+    backends: dict[str, set[str]] = {}
+    for card in load_cards():
+        backends.setdefault(card.rewrite_family, set()).add(card.backend)
+    return {family: frozenset(found) for family, found in backends.items()}
+
+
+def foreign(family: str, backend: str) -> bool:
+    """Whether `family` is another backend's rewrite: it has cards, none for `backend` or both
+    (an Ascend gather-on-chip is no rewrite for a CUDA kernel, whatever a shared table says)."""
+    backends = _family_backends().get(family)
+    return bool(backends) and not backends & {backend, "common"}
 
 
 def _fact_values(condition: str, facts: KernelFacts) -> str:
@@ -123,6 +141,12 @@ def choose_rewrite(route: SymptomRoute, passages: list[Passage], backend: str, p
         rule, term, passage, line, why = found
         rw = Rewrite(rule.family, rule.hint, "condition", term,
                      where=f"{passage.path}:{line.line}", kernel_check=why)
+    if foreign(rw.family, backend):
+        # the branch that decides calls for a rewrite this backend has no form of: the answer
+        # names the cause and no family, rather than a generic rule the condition did not choose
+        check = f"the rewrite it calls for, {rw.family}, has no {backend} form"
+        rw.elsewhere, rw.family, rw.hint = rw.family, "", ""
+        rw.kernel_check = f"{rw.kernel_check}; {check}" if rw.kernel_check else check
     if not rw.hint:
         rw.hint = next((r.hint for r in route.rewrites if r.family == rw.family), "")
     card = _card_for(rw.family, backend, pass_arg, cards) if rw.family else None
