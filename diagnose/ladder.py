@@ -1255,7 +1255,18 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     # fairly sure of it, any other answer only when it is confident
     floor = SOURCE_CAUSE_CONFIDENCE if weight <= CHEAP_FACT else WORK_IDIOM_CONFIDENCE
     return (traced or _seen_twice(ctx, family) or _unseen_work_idiom(ctx, family, floor)
-            or _source_cause_of(ctx, answer))
+            or _source_cause_of(ctx, answer) or _program_bound(ctx, family))
+
+
+def _program_bound(ctx: Context, family: str) -> Finding | None:
+    """The trace's short-programs finding, when its time model puts at least MEASURED_WASTE of
+    the launch's time in the programs' own latency (trace.program_overhead_share): an answer
+    about how the accesses compile changes the bytes' part of the time, which is the rest."""
+    first = ctx.tier(1)
+    return max((f for f in (first.findings if first else []) if f.kind == "trace"
+                and f.rewrite_family != family
+                and (f.evidence.get("facts") or {}).get("overhead_share", 0.0) >= MEASURED_WASTE),
+               key=lambda f: f.evidence["facts"]["overhead_share"], default=None)
 
 
 MEASURED_WASTE = 0.75  # a traced share this large outweighs a tier-4 answer about any symptom

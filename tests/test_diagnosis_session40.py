@@ -58,3 +58,80 @@ def test_an_answer_that_misses_the_cost_ranks_below_the_evidence_that_explains_i
     # a rival no finding names leaves the order as it is
     tiers[2].findings[0].evidence["outweighed_by"] = "fuse-launches"
     assert rank(tiers)[0].rewrite_family == "int32-indexing"
+
+
+def test_the_program_overhead_time_model_tells_latency_bound_grids_from_bandwidth_bound_ones():
+    from diagnose.profiling.trace import program_overhead_share
+
+    # 917,504 one-warp programs of 388 bytes: ~28 waves of 4,224 programs... far more time in
+    # the programs' own latency than in 356 MB at full bandwidth
+    assert program_overhead_share(917_504, 1, 917_504 * 388.0) >= 0.75
+    # the same bytes in 4,096 programs that loop: the bytes are the time
+    assert program_overhead_share(4_096, 4, 917_504 * 388.0) == 0.0
+    # more warps per program: fewer programs resident at once, more waves
+    assert program_overhead_share(131_072, 8, 131_072 * 512.0) > program_overhead_share(131_072, 1, 131_072 * 512.0)
+
+
+def _answered_context(short_programs: Finding | None, elsewhere: Finding | None = None):
+    from diagnose.evidence import TierResult
+    from diagnose.ladder import Options, make_context
+    from diagnose.target import resolve_target
+    from diagnose.triage import triage
+    from tests.test_diagnosis_session23 import KERNEL, _narrow_loads
+
+    first = triage(KERNEL.read_text(), str(KERNEL), "cuda")
+    first.findings = [short_programs] if short_programs else []
+    ctx = make_context(resolve_target(str(KERNEL)), "cuda", Options())
+    answer = Finding(4, "pass-source", "cuda-runtime-stride-no-hints", "add-divisibility-hints",
+                     "AxisInfo decides the alignment", 0.85, evidence={"symptom_asked": "scalar-global-loads"})
+    answers = [answer] + ([elsewhere] if elsewhere else [])
+    ctx.evidence = [first, TierResult(2, "profiling", []), TierResult(3, "IR attribution", [_narrow_loads(10)]),
+                    TierResult(4, "compiler-source escalation", answers, sufficient=True)]
+    return ctx, answer
+
+
+def _short_programs(overhead: float) -> Finding:
+    return Finding(1, "trace", "common-row-per-program", "multi-row-programs",
+                   "each of the 917,504 programs moves about 388 bytes in one pass", 0.65,
+                   {"path": "k.py"}, {"traced": True, "share": 1.0, "ranks_only": True,
+                                      "facts": {"programs": 917_504, "overhead_share": overhead}})
+
+
+Finding = __import__("diagnose.evidence", fromlist=["Finding"]).Finding
+
+
+def test_a_tier4_answer_about_the_accesses_does_not_conclude_when_the_programs_latency_is_the_time():
+    from diagnose.ladder import MEASURED_WASTE, answer_misses_the_cost
+
+    ctx, answer = _answered_context(_short_programs(MEASURED_WASTE + 0.1))
+    decision = answer_misses_the_cost(ctx)
+    assert decision is not None and decision.verdict == "concluded"
+    assert decision.conclusion.rewrite_family == "multi-row-programs"
+    assert answer.confidence == 0.425 and answer.evidence["outweighed_by"] == "multi-row-programs"
+    # the same grid where the bytes take most of the time: the answer stands
+    ctx, answer = _answered_context(_short_programs(MEASURED_WASTE - 0.2))
+    assert answer_misses_the_cost(ctx) is None and answer.confidence == 0.85
+
+
+def test_an_answer_for_another_backends_rewrite_about_a_costlier_symptom_leads_the_cheaper_answers():
+    """The lead answer is the one about the costliest symptom asked, even when its branch calls
+    for a rewrite this backend has no form of: a cheap symptom's answer is then measured
+    against it, not made the lead because it alone names a family."""
+    from diagnose.ladder import answer_misses_the_cost
+
+    def context(with_gather: bool):
+        gather = Finding(4, "pass-source", "", "", "AxisInfo decides the loaded offsets", 0.85,
+                         evidence={"symptom_asked": "scalar-global-loads", "elsewhere": "contiguous-load-gather"})
+        ctx, _ = _answered_context(None, gather if with_gather else None)
+        cheap = Finding(4, "pass-source", "cuda-int64-index", "int32-indexing", "core.py decides", 0.7,
+                        evidence={"symptom_asked": "int64-index-arith"})
+        ctx.evidence[3].findings = [cheap] + ctx.evidence[3].findings[1:]
+        # an IR symptom of another family, heavier than int64 arithmetic, as heavy as narrow loads
+        ctx.evidence[2].findings.append(Finding(3, "ir-symptom", "cuda-strided-fast-axis", "coalesce-contiguous-axis",
+                                                "a transposed tile", 0.9, evidence={"weight": 2}))
+        return ctx, cheap
+
+    ctx, cheap = context(with_gather=False)
+    assert answer_misses_the_cost(ctx) is not None and cheap.confidence == 0.35  # outweighed
+    ctx, cheap = context(with_gather=True)
+    assert answer_misses_the_cost(ctx) is None and cheap.confidence == 0.7  # the gather answer leads

@@ -371,6 +371,24 @@ def _walk_ns(row: dict, backend: str) -> float:
     return sum(execs) / len(execs) * STEP_NS * max(1.0, row["programs"] / CONCURRENT.get(backend, CONCURRENT["cuda"]))
 
 
+# A short one-pass program's latency on the GPU: its block's start, a load's round trip, the
+# reduction or math that waits on it, and the store (four dependent global accesses' worth).
+PROGRAM_NS = 4 * STEP_NS
+BLOCKS_PER_SM, WARPS_PER_SM = 32, 64  # sm_90's limits on resident blocks and warps
+DEFAULT_WARPS = 4
+
+
+def program_overhead_share(count: int, num_warps: int | None, sector_bytes: float) -> float:
+    """The share of a launch's time that is its programs' own latency rather than its bytes: the
+    grid runs in waves of as many programs as the SMs hold at once, each wave PROGRAM_NS long,
+    against the launch's traffic at full bandwidth. A rough model, to weigh readings in one unit
+    (time), not a prediction."""
+    resident = SM_COUNT * min(BLOCKS_PER_SM, WARPS_PER_SM // max(num_warps or DEFAULT_WARPS, 1))
+    programs_ns = math.ceil(count / max(resident, 1)) * PROGRAM_NS
+    bytes_ns = sector_bytes / (BANDWIDTH / 1e9)
+    return round(max(0.0, 1.0 - bytes_ns / programs_ns), 3) if programs_ns else 0.0
+
+
 def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[str, float]]:
     """The source lines of one-element loads a program makes one after another, hundreds of times,
     whose latency (STEP_NS a step, programs overlapping up to CONCURRENT) outweighs the launch's
@@ -547,9 +565,11 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
             # how to give a program more work (a bigger block, more rows, fewer programs that
             # loop) is the source idiom's to say, and the grid's rounds are overhead beside the
             # bytes: this ranks, it does not overrule a confirmed idiom of the traffic
-            found.append(_finding(card, family, message, share, None, path,
-                                  {"kernel": launch["kernel"], "programs": count,
-                                   "bytes_per_program": round(moved)}, ranks_only=True))
+            facts = {"kernel": launch["kernel"], "programs": count, "bytes_per_program": round(moved)}
+            if backend == "cuda":
+                facts["overhead_share"] = program_overhead_share(
+                    count, launch.get("num_warps"), sum(r["sector_bytes"] for r in mine))
+            found.append(_finding(card, family, message, share, None, path, facts, ranks_only=True))
         fills = backend == "ascend" and fills_a_part(count, _has_dot(report, index))
         if count < units and share >= 0.5 and launch.get("grid") and not fills:
             found.append(_finding(
