@@ -135,3 +135,42 @@ def test_an_answer_for_another_backends_rewrite_about_a_costlier_symptom_leads_t
     assert answer_misses_the_cost(ctx) is not None and cheap.confidence == 0.35  # outweighed
     ctx, cheap = context(with_gather=True)
     assert answer_misses_the_cost(ctx) is None and cheap.confidence == 0.7  # the gather answer leads
+
+
+PROBE = '''import triton, triton.language as tl
+
+
+@triton.jit
+def probe(keys, bits, out, n, k_hash, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = offs < n
+    h = tl.load(keys + offs, mask=ok, other=0) * 2654435761
+    maybe = ok
+    for i in range(k_hash):
+        byte = tl.load(bits + ((h >> 3) & 65535){mask})
+        maybe = maybe & (((byte >> (h & 7)) & 1) != 0)
+        h = h + 40503
+    tl.store(out + offs, maybe, mask=ok)
+'''
+
+
+def _probe_cards(mask: str) -> list[str]:
+    from diagnose.triage import triage
+    return [f.card_id for f in triage(PROBE.replace("{mask}", mask), "k.py", "cuda").findings]
+
+
+def test_a_predicate_narrowed_by_gathers_it_does_not_mask_is_named_mask_loads_not_results():
+    assert "common-mask-after-load" in _probe_cards("")
+    # the fix: the gather skips lanes whose answer is known
+    assert "common-mask-after-load" not in _probe_cards(", mask=maybe, other=0")
+    # through a name computed from the predicate
+    assert "common-mask-after-load" not in _probe_cards(", mask=maybe & ok, other=0")
+
+
+def test_a_predicate_that_gates_the_steps_work_or_is_fed_by_contiguous_loads_is_not_this_idiom():
+    from diagnose.triage import triage
+    gated = PROBE.replace("{mask}", "").replace(
+        "        h = h + 40503\n", "        h = tl.where(maybe, h + 40503, h)\n")
+    assert "common-mask-after-load" not in [f.card_id for f in triage(gated, "k.py", "cuda").findings]
+    streamed = PROBE.replace("{mask}", "").replace("bits + ((h >> 3) & 65535)", "bits + i * n + offs")
+    assert "common-mask-after-load" not in [f.card_id for f in triage(streamed, "k.py", "cuda").findings]

@@ -535,7 +535,52 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: bytes read above the bytes the result depends on"],
                 condition=ast.unparse(causal[0])))
         matches += _span_products(module, kernel, loaded)
+        matches += _loads_past_the_answer(module, kernel)
     return matches
+
+
+def _loads_past_the_answer(module: KernelModule, kernel: JitKernel) -> list[Match]:
+    """A loop that narrows a per-lane predicate set before it by what each step loads (`maybe =
+    maybe & (bit != 0)` with `bit` loaded in the step: a Bloom probe, an all-of test, a search),
+    where no load of the step is masked by the predicate: a lane whose answer is already known
+    keeps loading until the loop ends. Those loads are the dropped part; the predicate belongs in
+    their mask. (A loop that masks its work by the predicate, and only runs too long, is
+    `retired-lanes-loop`'s.)"""
+    shapes, found = ShapeInference(kernel), []
+    for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)):
+        inside = {id(n) for n in ast.walk(loop)}
+        # per-lane gathers: a tile loaded at addresses computed from data (a hash, a position
+        # the step moved to), where each lane pays its own request
+        loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
+                 and c.args and _loaded(kernel, c.args[0]) and is_tile(shapes.shape(c.args[0], c.lineno))]
+        by_load = {t.id for n in ast.walk(loop) if isinstance(n, ast.Assign)
+                   and any(c in loads for c in ast.walk(n.value))
+                   for t in n.targets if isinstance(t, ast.Name)}
+        for stmt in ast.walk(loop):
+            name = _narrowed(stmt)
+            if name is None or not any(id(a) not in inside for a in kernel.assigns.get(name, [])) \
+                    or not is_tile(shapes.shape(name_node(name), stmt.lineno)):
+                continue
+            value = stmt.value
+            fed = (names_in(value) | depends_on(kernel, value)) & by_load
+            # the predicate gating any of the step's work (a load's mask, a select's condition)
+            conditions = [(c.args[0] if c.args else None) if call_name(c) == "where"
+                          else kwarg(c, "mask") if call_name(c) in ("load", "store") else None
+                          for c in ast.walk(loop) if isinstance(c, ast.Call)]
+            gated = [x for x in conditions if x is not None and name in names_in(x) | depends_on(kernel, x)]
+            if not fed or gated:
+                continue
+            found.append(_match(
+                module, kernel, stmt, "mask-after-load", 0.65,
+                f"`{kernel.name}` narrows the per-lane predicate `{name}` by what each step of the "
+                f"loop over `{ast.unparse(loop.target) if isinstance(loop, ast.For) else ast.unparse(loop.test)}` "
+                f"loads (`{ast.unparse(stmt)[:70]}`), but no load of the step is masked by it: a "
+                "lane whose answer is already known keeps loading to the end. Mask the step's loads "
+                f"with `{name}`.",
+                ["profile: bytes read above the bytes the result depends on"],
+                condition=name))
+            break
+    return found
 
 
 def _span_products(module: KernelModule, kernel: JitKernel, loaded: set[str]) -> list[Match]:
