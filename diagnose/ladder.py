@@ -38,17 +38,18 @@ from diagnose.ir.tier import (
     without_dot,
 )
 from diagnose.profiling.trace import (
+    DOMINANT_WALK,
     FILLS,
     SHARE_CONFIDENCE,
     UNITS,
     TraceError,
     contiguous_at,
-    dominant_walks,
     outer_work_lines,
     run_trace,
     serial_walk_lines,
     trace_findings,
     traffic,
+    walk_shares,
 )
 from diagnose.profiling.trace import programs as trace_programs
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
@@ -230,7 +231,8 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     access is issued: ISSUE_ONLY_FAMILIES). The trace's findings weighed by bytes are then
     worth the traffic's part of the time only."""
     walks = serial_walk_lines(report, backend)
-    dominant = dominant_walks(report, backend)
+    shares = walk_shares(report, backend)
+    dominant = {line for line, share in shares.items() if share >= DOMINANT_WALK}
     # a walk inside an element loop whose steps each also move a row the loop places (the scalar
     # is the row's parameter): the steps are the rows', measured by the row walk's own reading
     rows = [f for f in result.findings if (f.evidence.get("facts") or {}).get("row_step")
@@ -273,6 +275,8 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
         if x is not None:
             f.confidence = round(max(f.confidence, raised.get(x, MEASURED_WORK_CONFIDENCE)), 3)
             f.evidence["measured_by_trace"] = lines[x]
+            if x in shares:
+                f.evidence["walk_share"] = shares[x]
             if x in dominant:
                 f.evidence["dominant_walk"] = True
 
@@ -884,7 +888,7 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
-    walk = _dominant_walk_claim(ctx, hypothesis)
+    walk = _dominant_walk_claim(ctx, hypothesis, fact)
     if walk is not None:
         return Decision(stop=True, verdict="concluded",
                         reason=f"Tier {latest.tier} confirms the tier-1 hypothesis {hypothesis.card_id} "
@@ -933,16 +937,33 @@ KINDRED_FAMILIES = (
 )
 
 
-def _dominant_walk_claim(ctx: Context, confirmed: Finding) -> Finding | None:
+def _dominant_walk_claim(ctx: Context, confirmed: Finding, fact: Finding | None = None) -> Finding | None:
     """A source claim, surer than the confirmed one, at a walk of dependent one-element loads
     the trace measured to take nearly all the time (trace.dominant_walks), when the confirmed
     hypothesis changes how launches move bytes (KINDRED_FAMILIES[0]: fusing, one launch, host
-    copies): the bytes it saves are a small part of a time the walk's steps fill."""
+    copies): the bytes it saves are a small part of a time the walk's steps fill.
+
+    When the confirming fact counts the bytes it saves (`_fact_share`), the two are weighed in
+    one unit, time: the walk's share of it (a floor when the tracer cut the walk short) against
+    the saved bytes' share of the traffic's part. A claim at least as sure as the confirmed one,
+    whose removal would gain MEASURED_TWICE what the saved bytes could, answers instead."""
     if confirmed.rewrite_family not in KINDRED_FAMILIES[0]:
         return None
-    return max((h for h in ctx.hypotheses() if h.evidence.get("dominant_walk")
-                and h.rewrite_family != confirmed.rewrite_family and h.confidence > confirmed.confidence),
-               key=lambda h: h.confidence, default=None)
+    saved = _fact_share(ctx, fact)
+
+    def outweighs(h: Finding) -> bool:
+        walk = h.evidence.get("walk_share")
+        if h.evidence.get("dominant_walk") and h.confidence > confirmed.confidence:
+            return True
+        return (walk is not None and saved is not None and h.confidence >= confirmed.confidence
+                and _gain(walk) >= MEASURED_TWICE * _gain(saved * (1.0 - walk)))
+
+    def narrowness(h: Finding) -> int:  # a tie goes to the claim about the statement the walk carries
+        where = h.location or {}
+        return -((where.get("end_line") or where.get("line") or 0) - (where.get("line") or 0))
+
+    return max((h for h in ctx.hypotheses() if h.rewrite_family != confirmed.rewrite_family
+                and outweighs(h)), key=lambda h: (h.confidence, narrowness(h)), default=None)
 
 
 def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:

@@ -174,3 +174,61 @@ def test_a_predicate_that_gates_the_steps_work_or_is_fed_by_contiguous_loads_is_
     assert "common-mask-after-load" not in [f.card_id for f in triage(gated, "k.py", "cuda").findings]
     streamed = PROBE.replace("{mask}", "").replace("bits + ((h >> 3) & 65535)", "bits + i * n + offs")
     assert "common-mask-after-load" not in [f.card_id for f in triage(streamed, "k.py", "cuda").findings]
+
+
+def test_a_running_sum_stored_at_every_step_is_a_serial_prefix_sum():
+    from diagnose.triage import triage
+    from tests.test_diagnosis_session39 import WALK
+
+    def cards(source):
+        return {f.card_id: f.rewrite_family for f in triage(source, "k.py", "cuda").findings}
+
+    assert cards(WALK).get("common-serial-recurrence") == "use-associative-scan"
+    # the sum stored once, after the loop, is a reduction, not a scan
+    reduced = WALK.replace("        tl.store(out + i, acc)\n", "    tl.store(out, acc)\n")
+    assert reduced != WALK
+    assert "common-serial-recurrence" not in cards(reduced)
+
+
+def test_a_walks_share_of_the_time_is_measured_against_every_launchs_traffic(tmp_path):
+    from diagnose.profiling.trace import dominant_walks, run_trace, walk_shares
+    from tests.test_diagnosis_session26 import _task
+    from tests.test_diagnosis_session39 import WALK, WALK_TASK
+
+    task = _task(tmp_path, "walk", WALK_TASK, WALK)
+    report = run_trace(task, task / "baseline.py", size="small")
+    line = next(i for i, text in enumerate(WALK.splitlines(), 1) if "acc += tl.load" in text)
+    shares = walk_shares(report)
+    assert set(shares) == {line} and 0.9 <= shares[line] <= 1.0
+    assert dominant_walks(report) == {line}
+
+
+def test_a_walk_claim_outweighs_a_fusion_whose_saved_bytes_are_a_small_part_of_the_time():
+    """Weighed in time: a walk measured at 80% of it (a floor, the tracer cut the walk short)
+    against a fusion that saves a third of the bytes, which are the other 20%."""
+    from diagnose.evidence import TierResult
+    from diagnose.ladder import Options, _dominant_walk_claim, make_context
+    from diagnose.target import resolve_target
+    from tests.test_diagnosis_session23 import KERNEL
+
+    fuse = Finding(1, "pattern", "common-unfused-launches", "fuse-launches", "writes and reads back", 0.75,
+                   {"path": str(KERNEL), "line": 40})
+    walk = Finding(1, "pattern", "common-serial-recurrence", "use-associative-scan", "a prefix sum", 0.9,
+                   {"path": str(KERNEL), "line": 34}, {"walk_share": 0.8, "measured_by_trace": "a walk"})
+    loop = Finding(1, "pattern", "cuda-scalar-element-loop", "vectorize-loads", "a scalar loop", 0.9,
+                   {"path": str(KERNEL), "line": 31, "end_line": 34}, {"walk_share": 0.8})
+    ctx = make_context(resolve_target(str(KERNEL)), "cuda", Options())
+    ctx.evidence = [TierResult(1, "pattern triage", [fuse, loop, walk])]
+    ctx.trace = {"launches": [{"kernel": "k", "grid": [1, 1, 1]}], "launch_count": {},
+                 "accesses": [{"launch": 0, "active": 1000, "elem_bytes": 4, "execs": [1],
+                               "ideal_sectors": 1, "sectors": 1}]}
+    fact = Finding(3, "host-code", "common-unfused-launches", "fuse-launches", "the same input twice", 0.8,
+                   evidence={"reread": {"bytes": 1320}})
+    # the narrower claim (the statement the walk carries) wins the tie with the loop around it
+    assert _dominant_walk_claim(ctx, fuse, fact) is walk
+    # a fusion that saves nearly all the bytes of a kernel the walk does not dominate stands
+    fact.evidence["reread"]["bytes"] = 4000
+    walk.evidence["walk_share"] = loop.evidence["walk_share"] = 0.3
+    assert _dominant_walk_claim(ctx, fuse, fact) is None
+    # without a byte count of the fact, only a walk of nearly all the time (dominant_walk) answers
+    assert _dominant_walk_claim(ctx, fuse, None) is None

@@ -415,21 +415,25 @@ def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[st
 DOMINANT_WALK = 0.9  # of the time a walk and every launch's traffic take together
 
 
-def dominant_walks(report: dict, backend: str = "cuda") -> set[int]:
-    """The lines of serial walks (serial_walk_lines) whose dependent steps take at least
-    DOMINANT_WALK of the time they and the traffic of every traced launch take together: the
-    walk is the task's time, and what saves bytes anywhere saves little."""
+def walk_shares(report: dict, backend: str = "cuda") -> dict[int, float]:
+    """The lines of serial walks (serial_walk_lines) and the share of the time their dependent
+    steps take of the time they and the traffic of every traced launch take together. A walk the
+    tracer cut short (a program past its work budget) is measured in part: its share is a floor."""
     rows = traffic(report)
     everything_ns = sum(x["sector_bytes"] for x in rows) / (BANDWIDTH / 1e9)
-    found = set()
+    shares: dict[int, float] = {}
     for line in serial_walk_lines(report, backend):
         for r in rows:
-            if r["line"] != line or r["op"] != "load":
-                continue
-            walk_ns = _walk_ns(r, backend)
-            if walk_ns >= DOMINANT_WALK * (walk_ns + everything_ns):
-                found.add(line)
-    return found
+            if r["line"] == line and r["op"] == "load":
+                walk_ns = _walk_ns(r, backend)
+                shares[line] = max(shares.get(line, 0.0), round(walk_ns / (walk_ns + everything_ns), 3))
+    return shares
+
+
+def dominant_walks(report: dict, backend: str = "cuda") -> set[int]:
+    """The lines of serial walks whose dependent steps take at least DOMINANT_WALK of the time
+    (walk_shares): the walk is the task's time, and what saves bytes anywhere saves little."""
+    return {line for line, share in walk_shares(report, backend).items() if share >= DOMINANT_WALK}
 
 
 def _sorted_keys(rows: list[dict], launch: int) -> dict | None:

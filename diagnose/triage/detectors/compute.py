@@ -1330,7 +1330,45 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
             break
         matches += _prefix_searches(module, kernel)
         matches += _serial_compactions(module, kernel)
+        if not matches:
+            matches += _serial_running_sums(module, kernel)
     return matches
+
+
+def _serial_running_sums(module: KernelModule, kernel: JitKernel) -> list[Match]:
+    """A loop that loads one element per step, adds it to a scalar set before the loop (`running
+    += c`) and stores the running value at every step: a prefix sum walked one dependent step at
+    a time. tl.cumsum over a tile of steps, with the tile's total carried to the next, gives
+    every prefix at once. (A tile carried and stored per step, a column-wise running sum, is
+    parallel across its lanes and is left out; so is a sum stored only after the loop.)"""
+    owner, shapes = _innermost_loops(kernel.node), ShapeInference(kernel)
+    for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+        calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+        loads = [c for c in calls if call_name(c) == "load"]
+        if not loads or any(call_name(c) in ("dot", "associative_scan", "cumsum") for c in calls) \
+                or any(is_tile(shapes.shape(c, c.lineno)) for c in loads):
+            continue
+        inside = {id(n) for n in ast.walk(loop)}
+        sums = {st.target.id: st for st in ast.walk(loop) if owner.get(id(st)) is loop
+                and isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add)
+                and isinstance(st.target, ast.Name)
+                and any(id(a) not in inside for a in kernel.assigns.get(st.target.id, []))
+                and shapes.shape(ast.Name(st.target.id), st.lineno) == ()}
+        store = next(((c, name) for c in calls if call_name(c) == "store" and len(c.args) >= 2
+                      and owner.get(id(c)) is loop for name in sums if name in names_in(c.args[1])), None)
+        if store is None:
+            continue
+        call, name = store
+        return [_match(
+            module, kernel, sums[name], "serial-recurrence", 0.75,
+            f"`{kernel.name}` adds one loaded element a step to `{name}` (line {sums[name].lineno}) "
+            f"and stores the running value at every step (line {call.lineno}): a prefix sum walked "
+            "one dependent step at a time. tl.cumsum over a tile of steps, with the tile's total "
+            "carried to the next, gives every prefix at once.",
+            ["trace: per program, one-element loads executed once per step for thousands of steps",
+             "profile: achieved bandwidth a few percent of peak"],
+            carried=name, store_line=call.lineno)]
+    return []
 
 
 def _serial_compactions(module: KernelModule, kernel: JitKernel) -> list[Match]:
