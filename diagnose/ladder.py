@@ -1366,6 +1366,10 @@ def sufficient_alone(ctx: Context) -> Decision | None:
                      f"stronger hypothesis about work the IR cannot show stays open "
                      f"({unseen.card_id}, {unseen.confidence:.2f}).")
     traced = _traced_elsewhere(ctx, top, MEASURED_WASTE) if latest.tier == 3 else None
+    if traced is None and latest.tier == 3 and top.evidence.get("weight", CHEAP_FACT + 1) <= CHEAP_FACT:
+        # a cheap IR fact about how the accesses compile changes the bytes' part of the time;
+        # the trace's time model puts three quarters or more of it in the programs' own latency
+        traced = _program_bound(ctx, top.rewrite_family)
     if traced is not None:
         # an IR fact about how the work runs does not outweigh a measure that most of the work
         # (three quarters or more) is wasted in another way: the trace's finding answers

@@ -232,3 +232,23 @@ def test_a_walk_claim_outweighs_a_fusion_whose_saved_bytes_are_a_small_part_of_t
     assert _dominant_walk_claim(ctx, fuse, fact) is None
     # without a byte count of the fact, only a walk of nearly all the time (dominant_walk) answers
     assert _dominant_walk_claim(ctx, fuse, None) is None
+
+
+def test_a_cheap_ir_fact_does_not_answer_alone_when_the_programs_latency_is_the_time():
+    from diagnose.evidence import TierResult
+    from diagnose.ladder import MEASURED_WASTE, Options, make_context, sufficient_alone
+    from diagnose.target import resolve_target
+    from tests.test_diagnosis_session23 import KERNEL
+
+    def decide(overhead: float):
+        ctx = make_context(resolve_target(str(KERNEL)), "cuda", Options())
+        narrow = Finding(3, "ir-symptom", "cuda-data-dependent-mask", "select-instead-of-data-mask",
+                         "4 of 4 global loads are <= 32-bit", 0.9, {"path": str(KERNEL), "line": 17},
+                         {"symptom": "scalar-global-loads", "weight": 2})
+        ctx.evidence = [TierResult(1, "pattern triage", [_short_programs(overhead)]),
+                        TierResult(2, "profiling", []),
+                        TierResult(3, "IR attribution", [narrow], sufficient=True, reason="narrow loads")]
+        return sufficient_alone(ctx)
+
+    assert decide(MEASURED_WASTE + 0.1).conclusion.rewrite_family == "multi-row-programs"
+    assert decide(MEASURED_WASTE - 0.3).conclusion.rewrite_family == "select-instead-of-data-mask"
