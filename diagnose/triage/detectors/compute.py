@@ -1284,6 +1284,7 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
     softmax rescaling its accumulator) stores after the loop and is left out by the store test."""
     matches = []
     for kernel in module.kernels.values():
+        before = len(matches)
         owner = _innermost_loops(kernel.node)
         shapes = ShapeInference(kernel)
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
@@ -1330,7 +1331,7 @@ def serial_recurrence(module: KernelModule, backend: str) -> list[Match]:
             break
         matches += _prefix_searches(module, kernel)
         matches += _serial_compactions(module, kernel)
-        if not matches:
+        if len(matches) == before:  # the kernel's loops read as no other serial form
             matches += _serial_running_sums(module, kernel)
     return matches
 
