@@ -189,7 +189,6 @@ def test_a_running_sum_stored_at_every_step_is_a_serial_prefix_sum():
     assert reduced != WALK
     assert "common-serial-recurrence" not in cards(reduced)
     # a second kernel of the module is read on its own: a first kernel's recurrence does not hide it
-    from diagnose.triage import triage
     product = WALK.replace("def running(", "def decay(").replace("acc += tl.load(x + i)", "acc = 0.9 * acc + tl.load(x + i)")
     both = product + WALK.split("\n\n\ndef run(")[0].split("@triton.jit", 1)[1].join(["\n@triton.jit", ""])
     lines = {f.location.get("function") for f in triage(both, "k.py", "cuda").findings
