@@ -231,7 +231,7 @@ def _measure_work(result: TierResult, report: dict, traced: list[Finding], backe
     access is issued: ISSUE_ONLY_FAMILIES). The trace's findings weighed by bytes are then
     worth the traffic's part of the time only."""
     walks = serial_walk_lines(report, backend)
-    shares = walk_shares(report, backend)
+    shares = walk_shares(report, backend, walks)
     dominant = {line for line, share in shares.items() if share >= DOMINANT_WALK}
     # a walk inside an element loop whose steps each also move a row the loop places (the scalar
     # is the row's parameter): the steps are the rows', measured by the row walk's own reading
@@ -1254,7 +1254,7 @@ def _costlier_evidence(ctx: Context, answer: Finding) -> Finding | None:
     the source idiom and the trace both name (`_seen_twice`), or a confident idiom about work no
     IR shows."""
     family = answer.rewrite_family
-    weight = SYMPTOM_WEIGHT.get(answer.evidence.get("symptom_asked", ""), 0)
+    weight = _asked_weight(answer)
     measured = ctx.tier(2)
     for f in measured.findings if measured else []:
         if (f.evidence.get("hotspot") and f.rewrite_family and f.rewrite_family != family

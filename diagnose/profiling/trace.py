@@ -415,14 +415,15 @@ def serial_walk_lines(report: dict, backend: str = "cuda") -> dict[int, tuple[st
 DOMINANT_WALK = 0.9  # of the time a walk and every launch's traffic take together
 
 
-def walk_shares(report: dict, backend: str = "cuda") -> dict[int, float]:
-    """The lines of serial walks (serial_walk_lines) and the share of the time their dependent
-    steps take of the time they and the traffic of every traced launch take together. A walk the
-    tracer cut short (a program past its work budget) is measured in part: its share is a floor."""
+def walk_shares(report: dict, backend: str = "cuda", walks: dict | None = None) -> dict[int, float]:
+    """The lines of serial walks (serial_walk_lines, or `walks` when the caller read them) and the
+    share of the time their dependent steps take of the time they and the traffic of every traced
+    launch take together. A walk the tracer cut short (a program past its work budget) is
+    measured in part: its share is a floor."""
     rows = traffic(report)
     everything_ns = sum(x["sector_bytes"] for x in rows) / (BANDWIDTH / 1e9)
     shares: dict[int, float] = {}
-    for line in serial_walk_lines(report, backend):
+    for line in (serial_walk_lines(report, backend) if walks is None else walks):
         for r in rows:
             if r["line"] == line and r["op"] == "load":
                 walk_ns = _walk_ns(r, backend)
@@ -546,7 +547,8 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
         if backend == "ascend":  # a kernel with a tl.dot runs on the cube cores, half as many
             units, machine = (AI_CORES, "AI-core Atlas A2") if _has_dot(report, index) else UNITS["ascend"]
         mine = [r for r in rows if r["launch"] == index]
-        share = sum(r["sector_bytes"] for r in mine) / total
+        launch_bytes = sum(r["sector_bytes"] for r in mine)
+        share = launch_bytes / total
         idle = share * (1 - count / units)  # the machine the grid leaves idle, weighed
         moved = sum(_per_program(r) for r in mine)
         once = all(max(r["execs"] or [1]) <= _static_execs(r, path, sources) for r in mine)
@@ -571,8 +573,7 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
             # bytes: this ranks, it does not overrule a confirmed idiom of the traffic
             facts = {"kernel": launch["kernel"], "programs": count, "bytes_per_program": round(moved)}
             if backend == "cuda":
-                facts["overhead_share"] = program_overhead_share(
-                    count, launch.get("num_warps"), sum(r["sector_bytes"] for r in mine))
+                facts["overhead_share"] = program_overhead_share(count, launch.get("num_warps"), launch_bytes)
             found.append(_finding(card, family, message, share, None, path, facts, ranks_only=True))
         fills = backend == "ascend" and fills_a_part(count, _has_dot(report, index))
         if count < units and share >= 0.5 and launch.get("grid") and not fills:

@@ -548,7 +548,6 @@ def _loads_past_the_answer(module: KernelModule, kernel: JitKernel) -> list[Matc
     `retired-lanes-loop`'s.)"""
     shapes, found = ShapeInference(kernel), []
     for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)):
-        inside = {id(n) for n in ast.walk(loop)}
         # per-lane gathers: a tile loaded at addresses computed from data (a hash, a position
         # the step moved to), where each lane pays its own request
         loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
@@ -556,18 +555,17 @@ def _loads_past_the_answer(module: KernelModule, kernel: JitKernel) -> list[Matc
         by_load = {t.id for n in ast.walk(loop) if isinstance(n, ast.Assign)
                    and any(c in loads for c in ast.walk(n.value))
                    for t in n.targets if isinstance(t, ast.Name)}
+        # what gates the step's work: a load's or a store's mask, a select's condition
+        conditions = [x for c in ast.walk(loop) if isinstance(c, ast.Call) and (
+            x := (c.args[0] if c.args else None) if call_name(c) == "where"
+            else kwarg(c, "mask") if call_name(c) in ("load", "store") else None) is not None]
+        predicates = _narrowed_predicates(kernel, loop, shapes)
         for stmt in ast.walk(loop):
-            name = _narrowed(stmt)
-            if name is None or not any(id(a) not in inside for a in kernel.assigns.get(name, [])) \
-                    or not is_tile(shapes.shape(name_node(name), stmt.lineno)):
+            if (name := _narrowed(stmt)) not in predicates:
                 continue
-            value = stmt.value
+            value = stmt.value  # type: ignore[attr-defined]
             fed = (names_in(value) | depends_on(kernel, value)) & by_load
-            # the predicate gating any of the step's work (a load's mask, a select's condition)
-            conditions = [(c.args[0] if c.args else None) if call_name(c) == "where"
-                          else kwarg(c, "mask") if call_name(c) in ("load", "store") else None
-                          for c in ast.walk(loop) if isinstance(c, ast.Call)]
-            gated = [x for x in conditions if x is not None and name in names_in(x) | depends_on(kernel, x)]
+            gated = [x for x in conditions if name in names_in(x) | depends_on(kernel, x)]
             if not fed or gated:
                 continue
             found.append(_match(
@@ -874,6 +872,14 @@ def _narrowed(stmt: ast.AST) -> str | None:
     return None
 
 
+def _narrowed_predicates(kernel: JitKernel, loop: ast.For | ast.While, shapes: ShapeInference) -> set[str]:
+    """Per-lane predicates `loop` only narrows (`_narrowed`): tiles set before the loop."""
+    inside = {id(n) for n in ast.walk(loop)}
+    return {name for stmt in ast.walk(loop) if (name := _narrowed(stmt)) is not None
+            and any(id(a) not in inside for a in kernel.assigns.get(name, []))
+            and is_tile(shapes.shape(name_node(name), stmt.lineno))}
+
+
 def _and_operands(node: ast.expr) -> list[ast.expr]:
     """The operands of a chain of `&` (`a & b & c` is `(a & b) & c`), in order."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
@@ -939,10 +945,7 @@ def retired_lanes_loop(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
-            inside = {id(n) for n in ast.walk(loop)}
-            narrowed = {name for stmt in ast.walk(loop) if (name := _narrowed(stmt)) is not None
-                        and any(id(a) not in inside for a in kernel.assigns.get(name, []))
-                        and is_tile(shapes.shape(name_node(name), stmt.lineno))}
+            narrowed = _narrowed_predicates(kernel, loop, shapes)
             if not narrowed:
                 continue
             calls = [c for c in ast.walk(loop) if isinstance(c, ast.Call)]
