@@ -697,18 +697,26 @@ def strided_memref(kir: KernelIR) -> list[Symptom]:
                     evidence=strided[:4])]
 
 
+# Ops that use a tensor of booleans as data: a select on it, or its conversion to numbers
+# (`mask.to(tl.float32)` to count the lanes that hold)
+BOOLEAN_USES = ("arith.select", "arith.uitofp", "arith.sitofp", "arith.extui")
+
+
 def int_compare_select(kir: KernelIR) -> list[Symptom]:
-    """Tensor arith.select whose condition comes from an integer arith.cmpi on a tensor
-    (through andi/ori): the select runs on an integer compare the vector unit lacks, or on a
-    mask made of loaded data."""
+    """Tensor arith.select (or a conversion of the booleans to numbers) whose condition comes
+    from an integer arith.cmpi on a tensor (through andi/ori): the compare the vector unit lacks
+    runs element by element, or the mask is made of loaded data. (A load's or a store's mask
+    becomes the transfer's bounds and is no compare in linalg.)"""
     stage = _linalg(kir)
     if stage is None:
         return []
     ops = {m.group(1): m for m in (SSA_OP.match(ln) for ln in stage.text.splitlines()) if m}
     found = []
     for m in ops.values():
-        if m.group(2) != "arith.select" or "tensor<" not in m.group(4):
+        if m.group(2) not in BOOLEAN_USES or "tensor<" not in m.group(4):
             continue
+        if m.group(2) != "arith.select" and "xi1>" not in m.group(4).split(" to ")[0]:
+            continue  # a conversion of numbers, not of booleans
         todo, seen = [m.group(3).split(",")[0].strip()], set()
         while todo:
             name = todo.pop()
@@ -729,14 +737,16 @@ def int_compare_select(kir: KernelIR) -> list[Symptom]:
         return [Symptom(id="int64-compare-select", kernel=kir.kernel, pass_arg="triton-to-linalg",
                         stage_index=stage.index,
                         summary=f"{len(found)} int64 tensor compare(s) (arith.cmpi on i64) feed an "
-                                "arith.select in linalg: the vector unit compares i32, so each "
+                                "arith.select (or are turned into numbers) in linalg: the vector "
+                                "unit compares i32, so each "
                                 "runs element by element; narrow the operands to int32 first",
                         evidence=found[:4])]
     return [Symptom(id="int-compare-select", kernel=kir.kernel, pass_arg="triton-to-linalg",
                     stage_index=stage.index,
                     summary=f"{len(found)} integer tensor compare(s) (arith.cmpi) feed an "
-                            "arith.select in linalg: an integer compare the vector unit runs "
-                            "element by element, or a mask built from loaded data",
+                            "arith.select (or are turned into numbers) in linalg: an integer "
+                            "compare the vector unit runs element by element, or a mask built "
+                            "from loaded data",
                     evidence=found[:4])]
 
 

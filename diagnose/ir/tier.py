@@ -47,7 +47,9 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
                            "ascend-reversed-mask"),
     "int64-compare-select": ("ascend-int64-vector-arith",),
     "upcast-dot": ("ascend-fp32-dot",),
-    "unstructured-access-fallback": ("common-scatter-atomics", "ascend-scalar-element-loop",
+    # an atomic at computed addresses is scalarised too: one element-by-element atomic per lane
+    "unstructured-access-fallback": ("common-scatter-atomics", "ascend-atomic-reduction",
+                                     "common-sorted-key-atomics", "ascend-scalar-element-loop",
                                      "ascend-discrete-gather", "ascend-repeated-address-load",
                                      "ascend-div-mod-unstructured",
                                      "ascend-strided-fast-axis", "ascend-transposed-tile",

@@ -302,14 +302,19 @@ def _strided_group_findings(rows: list[dict], total: float, path: str, backend: 
 
 
 def _record_field(row: dict, strided: list[dict]) -> bool:
-    """`row` reads one field of an array of records whose other fields a sibling access of the
-    same launch reads: the same stride, a start less than one stride away (a stencil's taps
-    start whole strides apart). The sectors one field's lanes leave unused, the next field's use,
-    so their sum is not wasted traffic."""
+    """`row` reads one field of an array of records whose other fields sibling accesses of the
+    same launch read: the same stride, a start less than one stride away (a stencil's taps
+    start whole strides apart). The sectors one field's lanes leave unused, the next fields'
+    use, so their sum is not wasted traffic, when the fields together fill at least half of what
+    a lane's sector holds of its record (x, y, z of 12-byte points do; the real and imaginary
+    parts of one complex value in a row kilobytes long use 8 of each 32-byte sector)."""
     span, reach = _span(row), row["strides"][0] * row["elem_bytes"] if row["strides"] else 0
-    return span is not None and any(
-        o is not row and o["launch"] == row["launch"] and o["strides"] == row["strides"]
-        and (s := _span(o)) is not None and 0 < abs(s[0] - span[0]) < abs(reach) for o in strided)
+    if span is None:
+        return False
+    starts = {span[0]} | {s[0] for o in strided
+                          if o is not row and o["launch"] == row["launch"] and o["strides"] == row["strides"]
+                          and (s := _span(o)) is not None and 0 < abs(s[0] - span[0]) < abs(reach)}
+    return len(starts) > 1 and len(starts) * row["elem_bytes"] >= 0.5 * min(abs(reach), SECTOR)
 
 
 STRIDED_SHARE = 0.2  # of the sector traffic: a strided access (or a group of them) worth a finding

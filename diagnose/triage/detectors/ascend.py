@@ -297,8 +297,12 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         indices = _index_names(kernel)
         shapes = ShapeInference(kernel)
-        for where in kernel.calls("where"):
-            compares = [c for c in _conjuncts(kernel, where.args[0] if where.args else None, where)
+        for where in kernel.calls("where", "to"):
+            # a select on the mask, or the mask turned into numbers (`ahead.to(tl.float32)` to
+            # count the lanes that hold): either way the compare is data, not a transfer's bounds
+            cond = (where.func.value if call_name(where) == "to" and isinstance(where.func, ast.Attribute)
+                    else where.args[0] if call_name(where) == "where" and where.args else None)
+            compares = [c for c in _conjuncts(kernel, cond, where)
                         if isinstance(c, ast.Compare) and "float" not in ast.unparse(c)
                         and is_tile(shapes.shape(c, where.lineno))
                         and any(_is_index(op, indices) or _integer_valued(kernel, op, where)
@@ -306,9 +310,11 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
             if not compares:
                 continue
             cond = compares[0]
+            use = (f"`tl.where` in `{kernel.name}` selects on" if call_name(where) == "where"
+                   else f"`{kernel.name}` turns into numbers a mask of")
             matches.append(_match(
                 module, kernel, where, "where-int-compare", 0.55,
-                f"`tl.where` in `{kernel.name}` selects on `{ast.unparse(cond)}`, a compare of an integer "
+                f"{use} `{ast.unparse(cond)}`, a compare of an integer "
                 + ("index tile" if any(_is_index(op, indices) for op in [cond.left, *cond.comparators])
                    else "tile (an integer value, not an index)")
                 + "; the A2/A3 vector unit has no int32/int64 compare, so it runs on the scalar unit.",

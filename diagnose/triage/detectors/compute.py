@@ -1043,6 +1043,23 @@ def _offset_scale(term: ast.expr, k: str, shapes: ShapeInference, line: int) -> 
     return None
 
 
+def _carried_by(loop: ast.For, loads: list[ast.Call]) -> set[str]:
+    """Names the loop binds to a value of `loads`, directly or through names bound before
+    (`a = tl.load(..)`, `r = tl.log(a / b)`: both carry the window's elements)."""
+    assigns = [st for st in ast.walk(loop) if isinstance(st, ast.Assign)]
+    bound: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for st in assigns:
+            if not (any(c in loads for c in ast.walk(st.value)) or names_in(st.value) & bound):
+                continue
+            new = {t.id for t in st.targets if isinstance(t, ast.Name)} - bound
+            bound |= new
+            grown = grown or bool(new)
+    return bound
+
+
 @detector("window-resum")
 def window_resum(module: KernelModule, backend: str) -> list[Match]:
     """A loop over a window's offsets that loads, for every output of the tile, the element at
@@ -1081,9 +1098,7 @@ def window_resum(module: KernelModule, backend: str) -> list[Match]:
                     break  # a load indexed by the offset alone (a tap) or not by it: no window
                 window.append(ld)
             else:
-                bound = {t.id for st in ast.walk(loop) if isinstance(st, ast.Assign)
-                         for t in st.targets if isinstance(t, ast.Name)
-                         and any(c in window for c in ast.walk(st.value))}
+                bound = _carried_by(loop, window)
                 sums = [st for st in ast.walk(loop) if isinstance(st, ast.AugAssign)
                         and isinstance(st.op, ast.Add) and isinstance(st.target, ast.Name)
                         and is_tile(shapes.shape(st.target, st.lineno))

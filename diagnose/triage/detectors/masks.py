@@ -476,6 +476,14 @@ def _reduced(node: ast.expr) -> bool:
     return any(isinstance(n, ast.Call) and call_name(n) in (*REDUCE_OPS, "dot") for n in ast.walk(node))
 
 
+def _reduced_compares(cond: ast.expr) -> set[int]:
+    """The compares inside a reduced or multiplied value of `cond` (`tl.sum(ahead.to(f32),
+    axis=1)`): they count or sum lanes and mark none of the condition's own (a rank computed
+    from a triangle is no triangle)."""
+    return {id(n) for call in ast.walk(cond) if isinstance(call, ast.Call)
+            and call_name(call) in (*REDUCE_OPS, "dot") for n in ast.walk(call) if isinstance(n, ast.Compare)}
+
+
 def _tile_difference(node: ast.expr, tiles: set[str]) -> bool:
     """`a - b` (through casts) where each side reads a different index tile: a distance between
     positions, so comparing it with a constant or a size draws a triangle or a band."""
@@ -725,9 +733,9 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
                                                 and _loaded_under(kernel, w.args[1].id, w.args[0]))]
             # an ordering draws a triangle; `j != i` or `j == pos` cut a diagonal or a point,
             # which leaves no tile wholly outside for the loop to skip
-            causal = [c for w in wheres if w.args
-                      for c in _index_vs_index(kernel, _expanded(kernel, w.args[0], w,
-                                                                 keep=_positions(kernel)))
+            conditions = [_expanded(kernel, w.args[0], w, keep=_positions(kernel)) for w in wheres if w.args]
+            causal = [c for cond in conditions for c in _index_vs_index(kernel, cond)
+                      if id(c) not in _reduced_compares(cond)
                       if all(isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in c.ops)]
             bound = depends_on(kernel, loop.iter)
             if bound & _program_positions(kernel) or "program_id" in ast.unparse(loop.iter):

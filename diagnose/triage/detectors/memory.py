@@ -344,6 +344,26 @@ def _unit_slow_axis(terms: list[ast.expr], shapes: ShapeInference, line: int) ->
     return False
 
 
+def _scaled_tiles(terms: list[ast.expr], shapes: ShapeInference, line: int, outer: tuple = (),
+                  depth: int = 0) -> list[tuple[list[ast.expr], list[ast.expr]]]:
+    """(tile factors, scalar factors) of each product among an address's terms, with a scalar
+    factor distributed over a sum it multiplies (`((b * T + t) * F + f) * 2` steps `t` by
+    `F * 2`, not by 2): the stride of an index is the product of every scalar around it."""
+    found: list[tuple[list[ast.expr], list[ast.expr]]] = []
+    for term in terms:
+        factors = _factors(term)
+        index = [f for f in factors if is_tile(shapes.shape(f, line))]
+        scalars = [*outer, *(f for f in factors if shapes.shape(f, line) == ())]
+        if len(index) == 1 and scalars and depth < 4:
+            inner = additive_terms(index[0], shapes, line)
+            if len(inner) > 1:  # a sum of terms: each carries the scalars around it
+                found += _scaled_tiles(inner, shapes, line, tuple(scalars), depth + 1)
+                continue
+        if len(factors) + len(outer) >= 2:
+            found.append((index, scalars))
+    return found
+
+
 def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
                       ) -> tuple[float, str, bool] | None:
     """(confidence, multiplier, transposed) when the fastest-varying index of `op` is scaled.
@@ -354,12 +374,7 @@ def strided_fast_axis(module: KernelModule, kernel: JitKernel, op: ast.Call
     shapes = ShapeInference(kernel)
     terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
     transposed = _unit_slow_axis(terms, shapes, op.lineno)
-    for term in terms:
-        factors = _factors(term)
-        if len(factors) < 2:
-            continue
-        index = [f for f in factors if is_tile(shapes.shape(f, op.lineno))]
-        scalars = [f for f in factors if shapes.shape(f, op.lineno) == ()]
+    for index, scalars in _scaled_tiles(terms, shapes, op.lineno):
         if len(index) != 1 or not scalars:
             continue
         shape = shapes.shape(index[0], op.lineno)
