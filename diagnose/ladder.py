@@ -983,8 +983,12 @@ def _rereads_own_input(traced: Finding, hypothesis: Finding) -> bool:
     alone: each launch re-reads what the one before read (unfused passes over one input), which
     launches over slices of a grid do not. (Not in REFINED_BY_TRACE: it holds for one kernel.)"""
     kernel = _launched(hypothesis)
+    facts = traced.evidence.get("facts") or {}
+    # (a buffer the loop's kernel hands to another kernel launched beside it is an intermediate,
+    # not the same input read again: the loop's launches stay the cost)
     return (hypothesis.rewrite_family == "one-launch-over-grid" and traced.rewrite_family == "fuse-launches"
-            and kernel is not None and (traced.evidence.get("facts") or {}).get("kernels") == [kernel])
+            and kernel is not None and facts.get("kernels") == [kernel]
+            and facts.get("readers", [kernel]) == [kernel])
 
 
 def _outweighs(fact: Finding) -> float:

@@ -193,3 +193,23 @@ def test_a_triangle_counted_into_a_rank_is_no_causal_mask_over_the_tiles():
     after it cuts no triangle of tiles, so no loop can skip tiles past a diagonal."""
     source = RANKS.replace("{earlier}", "cols[None, :] < rows[:, None]")
     assert "common-causal-full-scan" not in {f.card_id for f in triage(source, "k.py", "cuda").findings}
+
+
+def test_a_launch_loops_kernel_handing_a_buffer_to_another_kernel_is_no_reread_of_its_own_input():
+    """The trace's passes through memory refine a launch loop into a fusion only when the loop's
+    kernel reads again what it read before; a buffer it hands to another kernel launched beside it
+    is an intermediate, and the loop's launches stay the cost."""
+    from diagnose.evidence import Finding
+    from diagnose.ladder import _rereads_own_input
+
+    loop = Finding(tier=1, kind="pattern", card_id="common-launch-loop", rewrite_family="one-launch-over-grid",
+                   message="launch loop", confidence=0.7, evidence={"facts": {"kernel": "rank"}})
+
+    def passes(readers: list[str]) -> Finding:
+        return Finding(tier=1, kind="trace", card_id="common-unfused-launches", rewrite_family="fuse-launches",
+                       message="passes", confidence=0.4,
+                       evidence={"facts": {"kernels": ["rank"], "readers": readers}})
+
+    assert _rereads_own_input(passes(["rank"]), loop)
+    assert not _rereads_own_input(passes(["lambda"]), loop)
+    assert not _rereads_own_input(passes(["rank", "lambda"]), loop)

@@ -759,7 +759,7 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
     Partial tiles a tl.dot launch stores and a later launch reads back at least twice as many
     bytes of as it stores (it sums them) are a split K: drop-split-k, not a fusion (on the NPU
     too: a cube launch's partials summed by a vector launch)."""
-    trips, producers, moved, seen, partials = [], set(), 0.0, set(), []
+    trips, producers, readers_of, moved, seen, partials = [], set(), set(), 0.0, set(), []
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
                    and r["kernel"] != store["kernel"] and _overlaps(_span(r), _span(store))]
@@ -772,6 +772,7 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
                 partials.append(store)
             trips += [store, *readers]
             producers.add(store["launch"])
+            readers_of.update(r["kernel"] for r in readers)
             moved += 2 * store["sector_bytes"] / max(store.get("repeats", 1), 1)
     loads = [r for r in rows if r["op"] == "load" and max(r["shape"] or [1]) > 1]
     counts = report.get("launch_count") or {}
@@ -782,6 +783,7 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         if again:
             trips += [r, *again]
             producers.add(r["launch"])
+            readers_of.update(o["kernel"] for o in again)
             moved += sum(min(o["sector_bytes"], r["sector_bytes"]) for o in again)
     share = min(moved / total, 1.0)
     if not trips or share < 0.2:
@@ -799,7 +801,7 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         "common-unfused-launches", "fuse-launches",
         f"Traced on the CPU, {', '.join(kernels)} store(s) or read(s) what a later launch loads "
         f"again: {share:.0%} of the traffic is passes through memory one launch would not make.",
-        share, first, path, {"kernels": kernels})]
+        share, first, path, {"kernels": kernels, "readers": sorted(readers_of)})]
 
 
 MOST_SPLITS = 64  # a reader storing under 1/64 of what it loads reduces rows (a loss), not splits
