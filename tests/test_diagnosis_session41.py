@@ -213,3 +213,45 @@ def test_a_launch_loops_kernel_handing_a_buffer_to_another_kernel_is_no_reread_o
     assert _rereads_own_input(passes(["rank"]), loop)
     assert not _rereads_own_input(passes(["lambda"]), loop)
     assert not _rereads_own_input(passes(["rank", "lambda"]), loop)
+
+
+BOOK = HEADER + '''
+
+@triton.jit
+def imbalance(book, out, n_levels, {stride_param}, BL: tl.constexpr):
+    t = tl.program_id(0) + 1
+    lvl = tl.arange(0, BL)
+    ok = lvl < n_levels
+    now = book + t * {stride} + lvl * 2
+    before = book + (t - 1) * {stride} + lvl * 2
+    bid = tl.load(now, mask=ok, other=0.0) - tl.load(before, mask=ok, other=0.0)
+    ask = tl.load(now + 1, mask=ok, other=0.0) - tl.load(before + 1, mask=ok, other=0.0)
+    tl.store(out + t * n_levels + lvl, bid - ask, mask=ok)
+
+
+def run(book):
+    out = torch.empty((book.shape[0], book.shape[1] // 2), device=book.device)
+    imbalance[(book.shape[0] - 1,)](book, out, book.shape[1] // 2, {stride_arg},
+                                    BL=triton.next_power_of_2(book.shape[1] // 2))
+    return out
+'''
+
+
+def _launch_readings(source: str) -> set[str]:
+    # the ladder re-reads the source with the launch values its IR capture resolved
+    return {f.card_id for f in triage(source, "k.py", "cuda", resolved={"imbalance": {"BL": 16}}).findings}
+
+
+def test_one_item_per_program_a_stride_apart_is_a_row_per_program_not_a_small_block():
+    """A program per book update, its tile one row of levels found at the program's id times the
+    stride the launch passes: the rows are not one flat range a bigger block could cover, so the
+    fix is more rows per program. Rows laid back to back (the id times the row's own length) are
+    one range, and there the block's size is the knob."""
+    strided = BOOK.replace("{stride_param}", "row_stride").replace("{stride}", "row_stride") \
+        .replace("{stride_arg}", "book.stride(0)")
+    readings = _launch_readings(strided)
+    assert "common-row-per-program" in readings and "common-block-size" not in readings
+    packed = BOOK.replace("{stride_param}", "row_len").replace("{stride}", "row_len") \
+        .replace("{stride_arg}", "book.shape[1]")
+    readings = _launch_readings(packed)
+    assert "common-block-size" in readings and "common-row-per-program" not in readings

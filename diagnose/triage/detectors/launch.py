@@ -156,7 +156,8 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
                 dot_rows=small_dot))
         small = _small_tile(module, launch, extents, values, backend)
-        if small is not None and not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)):
+        if small is not None and not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)
+                                      or strided_items(module, launch, extents)):
             elements, threads = small
             walks = _walks_tiles(kernel)
             matches.append(_launch_match(
@@ -232,6 +233,36 @@ def walks_own_items(module: KernelModule, launch: Launch, extents: set[str]) -> 
                for loop in _loops(kernel))
 
 
+def _stride_params(launch: Launch) -> set[str]:
+    """Parameters the launch passes a tensor's stride for (`row_stride=book.stride(0)`)."""
+    return {name for name, arg in launch.args.items()
+            if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "stride"}
+
+
+def strided_items(module: KernelModule, launch: Launch, extents: set[str]) -> bool:
+    """Every extent of the launch's tile is `next_power_of_2` of a size known only at run time,
+    no loop of the kernel touches memory, and the program finds its item at the program's id
+    times a stride the launch passes (`book + t * row_stride`): the tile spans one item (a row of
+    a strided matrix) and the program does it once. Items a stride apart are not one flat range a
+    bigger block could cover; more items per program is the fix. (Items laid back to back, at
+    the id times the tile's own size, are one range: there the block's size is the knob.)"""
+    env = launcher_env(module, launch)
+    if not extents or any(evaluate(launch.args.get(name), env) != POW2_UNKNOWN  # type: ignore[arg-type]
+                          for name in extents):
+        return False
+    kernel = module.kernels[launch.kernel]
+    strides = _stride_params(launch)
+    if not strides or any(_touches_memory(loop) for loop in _loops(kernel)) or _one_program(module, launch):
+        return False
+    programs = bound_to_call(kernel, "program_id")
+    for op in kernel.calls(*MEMORY_OPS):
+        pointer = pointer_of(op)
+        names = names_in(pointer) | depends_on(kernel, pointer) if pointer is not None else set()
+        if names & strides and (names & programs or "program_id" in ast.unparse(pointer)):
+            return True
+    return False
+
+
 def reduces_one_tile(kernel: JitKernel) -> bool:
     """The kernel reduces its tile (a tl.sum / max / min / reduce) and no loop in it touches
     memory: each program's tile is one reduction unit (a row, a group, a head), so it cannot
@@ -254,7 +285,8 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
     for launch in module.launches:
         kernel = module.kernels[launch.kernel]
         extents = arange_params(kernel)
-        if not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)):
+        strided = strided_items(module, launch, extents)
+        if not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents) or strided):
             continue
         if _one_program(module, launch):
             continue  # one program in all (a finalize over a few partials): no rows to group
@@ -267,6 +299,9 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
         lanes = f"with {threads} threads" if backend == "cuda" else "on a vector core"
         shape = (f"reduces one {elements}-element tile per program ({sizes}) {lanes} and no loop "
                  "over memory" if reduces_one_tile(kernel) else
+                 f"gives each program one item a stride apart: a {elements}-element tile ({sizes}, "
+                 f"next_power_of_2 of a size known at run time) {lanes} and no loop over memory"
+                 if strided else
                  f"gives each program one item: a {elements}-element tile ({sizes}, next_power_of_2 "
                  f"of a size known at run time) {lanes} and loops over ranges it "
                  "reads from memory (the item's neighbours or segment)")
