@@ -569,6 +569,20 @@ def _fields_loop(kernel: JitKernel, op: ast.Call, width: int, shapes: ShapeInfer
     return None
 
 
+def _record_width(multiplier: str, env: dict[str, int]) -> int | None:
+    """The width of the records a strided access walks: its stride, or, when the stride is a
+    known width times a runtime count (`(rows * n_blocks + b) * RECORD`: each row holds
+    n_blocks records of RECORD words), that width: each lane's record is still contiguous."""
+    whole = _as_int(multiplier, env)
+    if whole is not None:
+        return whole
+    known = [w for w in (_as_int(f, env) for f in multiplier.split(" * ")) if w is not None]
+    width = 1
+    for w in known:
+        width *= w
+    return width if known else None
+
+
 def record_field_groups(module: KernelModule, kernel: JitKernel, shapes: ShapeInference
                         ) -> list[tuple[str, int, int, list[ast.Call]]]:
     """CUDA: loads or stores that each move one field of records at least GPU_RECORD_WORDS
@@ -590,7 +604,7 @@ def record_field_groups(module: KernelModule, kernel: JitKernel, shapes: ShapeIn
         found = strided_fast_axis(module, kernel, op)
         if found is None or found[2]:
             continue
-        width = _as_int(found[1], env)
+        width = _record_width(found[1], env)
         if width is None or width < GPU_RECORD_WORDS:
             continue
         fields = _fields_loop(kernel, op, width, shapes, env)
