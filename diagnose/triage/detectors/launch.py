@@ -216,14 +216,19 @@ def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
     return [n for n in ast.walk(kernel.node) if isinstance(n, ast.For | ast.While)]
 
 
+def _runtime_pow2_tile(module: KernelModule, launch: Launch, extents: set[str]) -> bool:
+    """Every extent of the launch's tile is `next_power_of_2` of a size known only at run time."""
+    env = launcher_env(module, launch)
+    return bool(extents) and all(evaluate(launch.args.get(name), env) == POW2_UNKNOWN  # type: ignore[arg-type]
+                                 for name in extents)
+
+
 def walks_own_items(module: KernelModule, launch: Launch, extents: set[str]) -> bool:
     """Every extent of the launch's tile is `next_power_of_2` of a size known only at run time
     (the tile spans a whole axis of one item: a point's variables, a row), and the program loops
     over a range it reads from memory (the item's neighbours, its segment of a CSR list): each
     program is one item's work, and more items per program, not a bigger tile, is the fix."""
-    env = launcher_env(module, launch)
-    if not extents or any(evaluate(launch.args.get(name), env) != POW2_UNKNOWN  # type: ignore[arg-type]
-                          for name in extents):
+    if not _runtime_pow2_tile(module, launch, extents):
         return False
     kernel = module.kernels[launch.kernel]
     loaded = bound_to_call(kernel, "load")
@@ -246,9 +251,7 @@ def strided_items(module: KernelModule, launch: Launch, extents: set[str]) -> bo
     a strided matrix) and the program does it once. Items a stride apart are not one flat range a
     bigger block could cover; more items per program is the fix. (Items laid back to back, at
     the id times the tile's own size, are one range: there the block's size is the knob.)"""
-    env = launcher_env(module, launch)
-    if not extents or any(evaluate(launch.args.get(name), env) != POW2_UNKNOWN  # type: ignore[arg-type]
-                          for name in extents):
+    if not _runtime_pow2_tile(module, launch, extents):
         return False
     kernel = module.kernels[launch.kernel]
     strides = _stride_params(launch)

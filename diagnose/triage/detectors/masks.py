@@ -733,9 +733,10 @@ def full_kv_scan(module: KernelModule, backend: str) -> list[Match]:
                                                 and _loaded_under(kernel, w.args[1].id, w.args[0]))]
             # an ordering draws a triangle; `j != i` or `j == pos` cut a diagonal or a point,
             # which leaves no tile wholly outside for the loop to skip
-            conditions = [_expanded(kernel, w.args[0], w, keep=_positions(kernel)) for w in wheres if w.args]
-            causal = [c for cond in conditions for c in _index_vs_index(kernel, cond)
-                      if id(c) not in _reduced_compares(cond)
+            conditions = [(cond, _reduced_compares(cond)) for cond in
+                          (_expanded(kernel, w.args[0], w, keep=_positions(kernel)) for w in wheres if w.args)]
+            causal = [c for cond, reduced in conditions for c in _index_vs_index(kernel, cond)
+                      if id(c) not in reduced
                       if all(isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in c.ops)]
             bound = depends_on(kernel, loop.iter)
             if bound & _program_positions(kernel) or "program_id" in ast.unparse(loop.iter):
