@@ -380,16 +380,37 @@ def _updates_in_place(report: dict, launch: int) -> bool:
     return False
 
 
+SHARED_READ = 0.1  # of the smaller launch's loaded range two launches must both read
+
+
+def _load_ranges(report: dict, launch: int) -> list[tuple[int, int]]:
+    """Each load of a launch as the range its sampled programs cover (lowest to highest
+    address of that one access: two buffers a launch reads are two ranges, not the span
+    between them)."""
+    out = []
+    for a in report.get("accesses") or []:
+        if a.get("launch") == launch and a["op"] == "load":
+            spans = [s for s in a.get("spans") or [] if _bounded(s)]
+            if spans:
+                out.append((min(s[0] for s in spans), max(s[1] for s in spans)))
+    return out
+
+
 def _read_by_two(report: dict, launches: list[int]) -> bool:
-    """Two of the launches load from overlapping address ranges (their sampled programs'
-    lowest to highest address): an input each launch reads again."""
-    ranges = []
-    for launch in launches:
-        spans = [s for a in report.get("accesses") or [] if a.get("launch") == launch and a["op"] == "load"
-                 for s in a.get("spans") or [] if _bounded(s)]
-        if spans:
-            ranges.append((min(s[0] for s in spans), max(s[1] for s in spans)))
-    return any(min(a[1], b[1]) > max(a[0], b[0]) for i, a in enumerate(ranges) for b in ranges[i + 1:])
+    """Two of the launches load from overlapping address ranges covering at least SHARED_READ
+    of the smaller one's loaded bytes: an input each launch reads again (a table of weights
+    every launch reads is no such input)."""
+    ranges = [_load_ranges(report, i) for i in launches]
+
+    def size(rs: list[tuple[int, int]]) -> int:
+        return sum(b - a for a, b in rs)
+
+    for i, mine in enumerate(ranges):
+        for theirs in ranges[i + 1:]:
+            shared = sum(max(0, min(a[1], b[1]) - max(a[0], b[0])) for a in mine for b in theirs)
+            if shared and shared >= SHARED_READ * min(size(mine), size(theirs)):
+                return True
+    return False
 
 
 LAUNCH_LOOP_FAMILY = "one-launch-over-grid"
