@@ -6,7 +6,7 @@ from pathlib import Path
 
 from diagnose.ladder import _read_by_two
 from diagnose.profiling.trace import run_trace
-from tests.test_diagnosis_session26 import _task
+from tests.test_diagnosis_session26 import _task, traced
 
 HEADER = "import torch\nimport triton\nimport triton.language as tl\n"
 
@@ -62,3 +62,92 @@ def test_launches_sharing_only_a_small_table_do_not_read_their_input_twice(tmp_p
     launches reading the small table overlapped."""
     assert not _launches_read_the_same_bytes(tmp_path, "chain", CHAIN)
     assert _launches_read_the_same_bytes(tmp_path, "reread", REREAD)
+
+
+# each row's statistic over its neighbours' rows, gathered as a rank-3 tile: the tile's address
+# and its mask broadcast index tiles to rank 3, and no two values are multiplied
+GATHER = HEADER + '''
+
+@triton.jit
+def spread(dist, nbr, out, N, K, BR: tl.constexpr, BK: tl.constexpr):
+    rows = tl.program_id(0) * BR + tl.arange(0, BR)
+    m = tl.arange(0, BK)
+    mask = (rows < N)[:, None] & (m < K)[None, :]
+    nb = tl.load(nbr + rows[:, None] * K + m[None, :], mask=mask, other=0)
+    {gather}
+    tl.store(out + rows, tl.sum(tl.sum(d_nb, axis=2), axis=1), mask=rows < N)
+
+
+def run(dist, nbr):
+    n, k = dist.shape
+    out = torch.empty(n, device=dist.device)
+    spread[(triton.cdiv(n, 8),)](dist, nbr, out, n, k, BR=8, BK=triton.next_power_of_2(k))
+    return out
+'''
+IN_PLACE = ("mask3 = mask[:, :, None] & (m < K)[None, None, :]\n"
+            "    d_nb = tl.load(dist + nb[:, :, None] * K + m[None, None, :], mask=mask3, other=0.0)")
+# the same rank-3 shapes, as a product of two tiles summed over the neighbours' axis
+PRODUCT = ("w = tl.load(dist + rows[:, None] * K + m[None, :], mask=mask, other=0.0)\n"
+           "    g = tl.load(dist + nb * K, mask=mask, other=0.0)\n"
+           "    d_nb = w[:, :, None] * g[:, None, :]")
+
+GATHER_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(64, 20, generator=g).to(device), torch.randint(0, 64, (64, 20), generator=g).to(device))
+def reference(dist, nbr):
+    return dist.sum(1)
+'''
+
+
+def test_a_rank3_gathers_address_and_mask_written_in_place_are_no_matrix_product(tmp_path):
+    gathered = traced(tmp_path, "gather", GATHER_TASK, GATHER.replace("{gather}", IN_PLACE), "ascend")
+    assert "use-dot-for-broadcast-sum" not in {f.rewrite_family for f in gathered}
+    product = traced(tmp_path, "product", GATHER_TASK, GATHER.replace("{gather}", PRODUCT), "ascend")
+    assert "use-dot-for-broadcast-sum" in {f.rewrite_family for f in product}
+
+
+# a separable 8x8 transform per block: [B, V, U, 1] * [1, 1, U, X] summed over U; the basis is
+# shared by every block, so the product is one [B * V, U] @ [U, X] with 8-wide sides
+TRANSFORM = HEADER + '''
+
+@triton.jit
+def idct(coef, basis, out, n_blocks, BB: tl.constexpr):
+    blk = tl.program_id(0) * BB + tl.arange(0, BB)
+    r = tl.arange(0, 8)
+    k = r[:, None] * 8 + r[None, :]
+    ok = blk < n_blocks
+    offs = blk[:, None, None] * 64 + k[None, :, :]
+    f = tl.load(coef + offs, mask=ok[:, None, None], other=0.0)
+    a = tl.load(basis + k)
+    t = tl.sum({product}, axis=2)
+    tl.store(out + offs, t, mask=ok[:, None, None])
+
+
+def run(coef, basis):
+    out = torch.empty_like(coef)
+    idct[(triton.cdiv(coef.shape[0], 16),)](coef, basis, out, coef.shape[0], BB=16)
+    return out
+'''
+TRANSFORM_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(64, 8, 8, generator=g).to(device), torch.rand(8, 8, generator=g).to(device))
+def reference(coef, basis):
+    return coef @ basis
+'''
+
+
+def test_a_rank4_product_whose_operands_share_only_the_summed_axis_is_a_matrix_product(tmp_path):
+    """Eight-wide sides are no batch of small products when one operand is shared by every block."""
+    shared = traced(tmp_path, "shared", TRANSFORM_TASK,
+                    TRANSFORM.replace("{product}", "f[:, :, :, None] * a[None, None, :, :]"))
+    assert "use-dot-for-broadcast-sum" in {f.rewrite_family for f in shared}
+    # each block with its own 8x8 operand: a batch of small products no tensor core multiplies
+    own = traced(tmp_path, "own", TRANSFORM_TASK,
+                 TRANSFORM.replace("{product}", "f[:, :, :, None] * f[:, None, :, :]"))
+    assert "use-dot-for-broadcast-sum" not in {f.rewrite_family for f in own}

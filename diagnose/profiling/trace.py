@@ -1548,8 +1548,29 @@ def _addressing(tables: list[tuple[ast.FunctionDef, set[str], set[str]]], line: 
                  and a.lineno <= line <= (a.end_lineno or a.lineno)
                  for t in a.targets if isinstance(t, ast.Name)}
         if bound:
-            return bound <= addressing and not bound & used
+            return (bound <= addressing and not bound & used) or _expands_addresses_only(fn, line)
     return False
+
+
+def _expands_addresses_only(fn: ast.FunctionDef, line: int) -> bool:
+    """Whether every axis the statement at `line` adds (`nb[:, :, None]`, `m[None, None, :]`)
+    lies in the pointer or the mask of a load or store: a rank-3 gather's address, written in
+    place, broadcasts index tiles and multiplies no values."""
+    stmt = next((a for a in ast.walk(fn) if isinstance(a, ast.Assign | ast.AugAssign | ast.Expr)
+                 and a.lineno <= line <= (a.end_lineno or a.lineno)), None)
+    if stmt is None:
+        return False
+
+    def expansions(node: ast.AST) -> list[ast.Subscript]:
+        return [n for n in ast.walk(node) if isinstance(n, ast.Subscript) and any(
+            isinstance(e, ast.Constant) and e.value is None
+            for e in (n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]))]
+
+    added = expansions(stmt)
+    inside = {id(n) for c in ast.walk(stmt) if isinstance(c, ast.Call) and call_name(c) in MEMORY_OPS
+              for arg in [*c.args[:1], *(k.value for k in c.keywords if k.arg == "mask")]
+              for n in expansions(arg)}
+    return bool(added) and all(id(n) in inside for n in added)
 
 
 SUMS = ("sum", "reduce")
@@ -1596,6 +1617,46 @@ def _unreduced_lines(file: str) -> set[int]:
     return lines
 
 
+def _is_condition(node: ast.AST, conditions: set[str]) -> bool:
+    """Whether `node` computes a condition: a compare, `&` / `|` / `^` / `~` of conditions, or
+    a name in `conditions` (indexed or not)."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor):
+        return _is_condition(node.left, conditions) and _is_condition(node.right, conditions)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert | ast.Not):
+        return _is_condition(node.operand, conditions)
+    if isinstance(node, ast.Subscript):
+        return _is_condition(node.value, conditions)
+    return isinstance(node, ast.Name) and node.id in conditions
+
+
+def _condition_lines(file: str) -> set[int]:
+    """Lines of `file` whose statement binds a condition: compares, and `&` / `|` / `~` of
+    conditions (`mask[:, :, None] & kmask[None, None, :]`). Broadcasting two masks to a rank-3
+    shape combines predicates, it multiplies nothing, so no matrix product hides there."""
+    tree = _parsed(file)
+    if tree is None:
+        return set()
+    lines: set[int] = set()
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        assigns = [a for a in ast.walk(fn) if isinstance(a, ast.Assign)
+                   and all(isinstance(t, ast.Name) for t in a.targets)]
+        conditions: set[str] = set()
+        grew = True
+        while grew:  # a condition built from names that are conditions themselves
+            grew = False
+            for a in assigns:
+                names = {t.id for t in a.targets}
+                if not names <= conditions and _is_condition(a.value, conditions):
+                    conditions |= names
+                    grew = True
+        for a in assigns:
+            if {t.id for t in a.targets} <= conditions:
+                lines.update(range(a.lineno, (a.end_lineno or a.lineno) + 1))
+    return lines
+
+
 def _stored_widenings(file: str) -> set[int]:
     """Lines of `file` whose conversions to fp64 all only reach memory (the value a store or an
     atomic writes into an fp64 output); empty when the file cannot be read."""
@@ -1628,10 +1689,10 @@ def _note_findings(report: dict, path: str, rows: list[dict] | None = None,
         file = path if Path(notes[0]["file"]).name == Path(path).name else notes[0]["file"]
         if kind == "broadcast" and file not in tables:
             tables[file] = _address_tables(file)
-            unreduced[file] = _unreduced_lines(file)
+            unreduced[file] = _unreduced_lines(file) | _condition_lines(file)
         if kind == "broadcast" and not _has_dot(report, launch) \
                 and not _addressing(tables[file], line) \
-                and line not in unreduced[file]:  # rank-3 index math, or a product nothing sums
+                and line not in unreduced[file]:  # rank-3 index math, a product nothing sums, a mask
             ones = {tuple(i for i, d in enumerate(_shape(n["detail"])) if d == 1) for n in notes}
             # a product needs three axes longer than one (rows, columns, the summed axis): a
             # rank-3 shape with an axis of 1 is an outer product or a rank-2 op with a spare axis
@@ -1682,12 +1743,17 @@ def _small_batched(notes: list[dict]) -> bool:
     """Both operands span an axis of their own (a batch: sites, points, pixels) and a side of
     the products is under MMA_MIN (`[128, 4, 1] * [128, 1, 4]`: 3x3 complex matrices per lattice
     site): a batch of small products, each with its own operands, that no tensor core multiplies.
-    A product with a shared operand (`[M, 1, K] * [1, N, K]`) has no batch axis."""
+    A product with a shared operand (`[M, 1, K] * [1, N, K]`) has no batch axis; nor has a
+    rank-4 one whose operands share one axis (`[B, V, U, 1] * [1, 1, U, X]`): rows, columns and
+    the summed axis take three, each other axis belongs to one operand, so the shared axis is
+    the summed one and the product is `[B * V, U] @ [U, X]`."""
     sources = [_shape(n["detail"]) for n in notes]
     target = _shape(notes[0]["detail"], target=True)
     if len(sources) < 2 or any(len(s) != len(target) for s in sources):
         return False
     batch = [i for i in range(len(target)) if all(s[i] > 1 for s in sources)]
+    if len(batch) == 1 and len(target) > 3:
+        return False
     sides = [target[i] for i in range(len(target)) if i not in batch]
     return bool(batch) and any(d < MMA_MIN for d in sides)
 
