@@ -1,0 +1,31 @@
+"""OpenABM-Covid19 daily tallies: individuals per (status, age group) and today's infections per age group."""
+import torch
+import triton
+import triton.language as tl
+
+N_STATUS = 11
+N_AGE = 9
+BLOCK = 4096
+
+
+@triton.jit
+def _tally_status_age(status, age_group, infection_day, counts, new_by_age, n, day,
+                      N_AGE: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = offs < n
+    st = tl.load(status + offs, mask=ok, other=0).to(tl.int32)
+    ag = tl.load(age_group + offs, mask=ok, other=0).to(tl.int32)
+    inf_day = tl.load(infection_day + offs, mask=ok, other=-1)
+    one = tl.full([BLOCK], 1, tl.int32)
+    tl.atomic_add(counts + st * N_AGE + ag, one, mask=ok)
+    tl.atomic_add(new_by_age + ag, one, mask=ok & (inf_day == day))
+
+
+def run(status: torch.Tensor, age_group: torch.Tensor, infection_day: torch.Tensor, day: int) -> tuple:
+    n = status.shape[0]
+    counts = torch.zeros((N_STATUS, N_AGE), device=status.device, dtype=torch.int32)
+    new_by_age = torch.zeros(N_AGE, device=status.device, dtype=torch.int32)
+    grid = (triton.cdiv(n, BLOCK),)
+    _tally_status_age[grid](status, age_group, infection_day, counts, new_by_age, n, day,
+                            N_AGE=N_AGE, BLOCK=BLOCK, num_warps=4)
+    return counts, new_by_age
