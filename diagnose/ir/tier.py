@@ -53,7 +53,7 @@ SYMPTOM_CARDS: dict[str, tuple[str, ...]] = {
                                      "ascend-discrete-gather", "ascend-repeated-address-load",
                                      "ascend-div-mod-unstructured",
                                      "ascend-strided-fast-axis", "ascend-transposed-tile",
-                                     "ascend-interleaved-fields"),
+                                     "ascend-interleaved-fields", "ascend-clamped-index"),
 }
 
 # When the IR shows *why* (a symptom's mechanism, per source line), only the idioms that

@@ -175,11 +175,25 @@ def contiguous_segment(kernel: JitKernel, pointer: ast.expr, line: int) -> str:
 CLAMPS = ("minimum", "maximum", "clamp")
 
 
-@detector("clamped-index", ("cuda",))
+CLAMP_COST = {
+    "cuda": ("which the axis analysis cannot prove contiguous, so the access is issued one "
+             "element at a time",
+             ["PTX: 16/32-bit ld.global at this line where the unclamped index gives v4",
+              "TTGIR: the access's contiguity 1 along the clamped axis"]),
+    "ascend": ("a min or max of the range is no affine offset, so triton-to-unstructure cannot "
+               "give the access a base and a stride and moves it element by element",
+               ["TTIR after triton-to-unstructure: an scf.for of scalar accesses (DiscreteMemAccess)",
+                "linalg: integer cmpi / select pairs on the index tile before the access"]),
+}
+
+
+@detector("clamped-index", ("cuda", "ascend"))
 def clamped_index(module: KernelModule, backend: str) -> list[Match]:
     """An access whose contiguous index is clamped (`tl.minimum(cols, N - 1)`) to stay in bounds
-    instead of being masked: the axis analysis cannot prove a clamped range contiguous, so the
-    load or store is split into one element per access, whatever the tile's width."""
+    instead of being masked: on CUDA the axis analysis cannot prove a clamped range contiguous,
+    so the load or store is split into one element per access; on Ascend the offset is not
+    affine, so the access is scalarised into an element loop."""
+    cost, evidence = CLAMP_COST.get(backend, CLAMP_COST["cuda"])
     matches = []
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
@@ -195,12 +209,9 @@ def clamped_index(module: KernelModule, backend: str) -> list[Match]:
             matches.append(_match(
                 module, kernel, op, "clamped-index", 0.55,
                 f"`tl.{call_name(op)}` in `{kernel.name}` addresses memory at `{ast.unparse(clamp)[:60]}`: "
-                "an index tile clamped to stay in bounds instead of masked, which the axis analysis "
-                "cannot prove contiguous, so the access is issued one element at a time; mask the "
-                "tail (`mask=cols < N`) and keep the index contiguous.",
-                ["PTX: 16/32-bit ld.global at this line where the unclamped index gives v4",
-                 "TTGIR: the access's contiguity 1 along the clamped axis"],
-                clamp=ast.unparse(clamp)))
+                f"an index tile clamped to stay in bounds instead of masked, {cost}; mask the "
+                "lanes outside (`mask=cols < N`) and keep the index contiguous.",
+                evidence, clamp=ast.unparse(clamp)))
     return matches
 
 
