@@ -995,8 +995,18 @@ def _refined_by_trace(ctx: Context, hypothesis: Finding) -> Finding | None:
     traced = [f for f in first.findings if f.kind == "trace"] if first else []
     return max((f for f in traced
                 if hypothesis.rewrite_family in REFINED_BY_TRACE.get(f.rewrite_family, ())
-                or _rereads_own_input(f, hypothesis)),
+                or _rereads_own_input(f, hypothesis) or _fills_few_bins(f, hypothesis)),
                key=lambda f: f.confidence, default=None)
+
+
+def _fills_few_bins(traced: Finding, hypothesis: Finding) -> bool:
+    """Atomics confirmed as a reduction, which the trace measured reaching a few addresses again
+    and again in separate runs (a histogram's bins, not one sum): a table each program adds up
+    before its atomics, the scatter form of the reduction. (Not in REFINED_BY_TRACE: one atomic
+    per element into many addresses says nothing against a reduction the IR confirmed.)"""
+    facts = traced.evidence.get("facts") or {}
+    return (hypothesis.rewrite_family == "tree-reduction-not-atomics"
+            and traced.rewrite_family == "aggregate-before-atomics" and "revisits" in facts)
 
 
 def _rereads_own_input(traced: Finding, hypothesis: Finding) -> bool:

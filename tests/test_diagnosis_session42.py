@@ -151,3 +151,60 @@ def test_a_rank4_product_whose_operands_share_only_the_summed_axis_is_a_matrix_p
     own = traced(tmp_path, "own", TRANSFORM_TASK,
                  TRANSFORM.replace("{product}", "f[:, :, :, None] * f[:, None, :, :]"))
     assert "use-dot-for-broadcast-sum" not in {f.rewrite_family for f in own}
+
+
+# atomics whose lanes arrive grouped by address: into a few bins filled again on every step
+# (a histogram), or into keys that only grow (segments, each reached by one run)
+BINS = HEADER + '''
+
+@triton.jit
+def binned(vals, out, N, BLOCK: tl.constexpr):
+    for start in range(tl.program_id(0) * BLOCK, N, tl.num_programs(0) * BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        ok = offs < N
+        v = tl.load(vals + offs, mask=ok, other=0.0)
+        tl.atomic_add(out + {key}, v, mask=ok)
+
+
+def run(vals):
+    out = torch.zeros(vals.numel(), device=vals.device)
+    binned[(4,)](vals, out, vals.numel(), BLOCK=128)
+    return out
+'''
+BINS_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 16384}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.rand(16384, generator=torch.Generator().manual_seed(seed)).to(device),)
+def reference(vals):
+    return vals
+'''
+
+
+def test_grouped_atomics_that_return_to_a_few_bins_are_a_histogram_not_sorted_keys(tmp_path):
+    few = traced(tmp_path, "few", BINS_TASK, BINS.replace("{key}", "(offs // 32) % 8"))
+    [table] = [f for f in few if f.card_id == "common-scatter-atomics"]
+    assert table.rewrite_family == "aggregate-before-atomics"
+    assert table.evidence["facts"]["addresses"] <= 8 and table.evidence["facts"]["revisits"] >= 4
+    assert "segment-reduce-sorted-keys" not in {f.rewrite_family for f in few}
+    # keys that only grow reach each address in one run: a segment reduction
+    grown = traced(tmp_path, "grown", BINS_TASK, BINS.replace("{key}", "offs // 16"))
+    assert "segment-reduce-sorted-keys" in {f.rewrite_family for f in grown}
+    assert "aggregate-before-atomics" not in {f.rewrite_family for f in grown}
+
+
+def test_a_confirmed_atomic_reduction_is_refined_by_bins_the_trace_saw_revisited():
+    from diagnose.evidence import Finding
+    from diagnose.ladder import _fills_few_bins
+
+    reduction = Finding(tier=1, kind="pattern", card_id="ascend-atomic-reduction",
+                        rewrite_family="tree-reduction-not-atomics", message="atomics", confidence=0.7)
+
+    def scatter(facts: dict) -> Finding:
+        return Finding(tier=1, kind="trace", card_id="common-scatter-atomics",
+                       rewrite_family="aggregate-before-atomics", message="scatter", confidence=0.7,
+                       evidence={"facts": facts})
+
+    assert _fills_few_bins(scatter({"atomics": 90000, "addresses": 64, "revisits": 6.0}), reduction)
+    # one atomic per element into many addresses says nothing against a confirmed reduction
+    assert not _fills_few_bins(scatter({"atomics": 90000}), reduction)

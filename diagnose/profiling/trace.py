@@ -211,7 +211,19 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
                        * row["repeats"])
             keys = _sorted_keys(rows, row["launch"])
             own = _own_address_runs(row)
-            if atomics >= 4096 and keys is None and own is not None:
+            table = _small_table(row, own)
+            if atomics >= 4096 and keys is None and own is not None and table is not None:
+                found.append(_finding(
+                    "common-scatter-atomics", "aggregate-before-atomics",
+                    f"Traced on the CPU, the atomic at {where} keeps coming back to the same "
+                    f"{table['addresses']:,} addresses: each program sends about "
+                    f"{table['revisits']:.0f} separate runs of lanes to each of them, so the "
+                    f"runs are a few bins filled over and over, not sorted keys; about "
+                    f"{atomics:,.0f} atomics over the grid that a per-program table would "
+                    "add up first.", max(share, 0.7), row, path,
+                    {"atomics": int(atomics), "addresses": table["addresses"],
+                     "revisits": round(table["revisits"], 1)}))
+            elif atomics >= 4096 and keys is None and own is not None:
                 found.append(_finding(
                     "common-sorted-key-atomics", "segment-reduce-sorted-keys",
                     f"Traced on the CPU, the atomic at {where} sends neighbouring lanes to the same "
@@ -466,6 +478,24 @@ def _own_address_runs(row: dict) -> dict | None:
     if runs["sorted"] < SORTED_RUN_EXECS * runs["execs"] or runs["mean_run"] < 2 or runs["min_distinct"] < 2:
         return None
     return runs
+
+
+REVISITED_RUNS = 4  # separate runs per address and program that make a table of bins
+
+
+def _small_table(row: dict, runs: dict | None) -> dict | None:
+    """Runs of lanes to one address that come back to it again and again within a program: the
+    program's atomics reach few distinct bytes (`unique_bytes`) for all they request, at least
+    REVISITED_RUNS runs per address (a histogram into a few bins whose lanes happen to arrive
+    grouped). Sorted keys reach each address in about one run, then move on."""
+    unique, requested = row.get("unique_bytes") or [], row.get("requested_bytes") or []
+    if runs is None or not unique or not requested or min(unique) <= 0:
+        return None
+    hits = sum(requested) / sum(unique)  # requests per distinct byte, per program
+    revisits = hits / max(runs["mean_run"], 1.0)
+    if revisits < REVISITED_RUNS:
+        return None
+    return {"addresses": int(max(unique) // max(row.get("elem_bytes") or 4, 1)), "revisits": revisits}
 
 
 def _has_dot(report: dict, launch: int) -> bool:
