@@ -6,6 +6,7 @@ from pathlib import Path
 
 from diagnose.ladder import _read_by_two
 from diagnose.profiling.trace import run_trace
+from diagnose.triage import triage
 from tests.test_diagnosis_session26 import _task, traced
 
 HEADER = "import torch\nimport triton\nimport triton.language as tl\n"
@@ -208,3 +209,72 @@ def test_a_confirmed_atomic_reduction_is_refined_by_bins_the_trace_saw_revisited
     assert _fills_few_bins(scatter({"atomics": 90000, "addresses": 64, "revisits": 6.0}), reduction)
     # one atomic per element into many addresses says nothing against a confirmed reduction
     assert not _fills_few_bins(scatter({"atomics": 90000}), reduction)
+
+
+# a loop over levels whose first level takes a boundary value in place of the interior formula
+LEVELS = HEADER + '''
+
+@triton.jit
+def levels(e, g, out, n_cols, Mz, BLOCK: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = cols < n_cols
+    gf = tl.load(g + cols, mask=ok, other=0.0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(Mz):
+        x = tl.load(e + cols * Mz + k, mask=ok, other=0.0)
+        y = tl.load(g + cols * Mz + k, mask=ok, other=0.0)
+        {body}
+    tl.store(out + cols, acc, mask=ok)
+'''
+
+
+def _gated(source: str) -> list:
+    return [f for f in triage(source, "k.py", "ascend").findings if f.card_id == "common-gated-iteration"]
+
+
+def test_a_boundary_level_selected_by_the_loop_index_discards_no_iteration():
+    """`tl.where(k == 0, -gf, interior)`: one level takes the boundary value; every other level keeps
+    what it loaded, so no step's loads are paid for nothing."""
+    assert not _gated(LEVELS.replace("{body}", "acc += tl.where(k == 0, -gf, x * y)"))
+    # the loaded tile kept on one level only and dropped on all the others: a gate
+    assert _gated(LEVELS.replace("{body}", "acc = tl.where(k == 3, x * y, acc)"))
+
+
+# sixteen columns walked one level per step, each step storing its level: a window handed on
+# from step to step, or a running value that depends on its own last value
+WINDOW = HEADER + '''
+
+@triton.jit
+def walk(e, out, n_cols, Mz, BLOCK: tl.constexpr):
+    cols = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = cols < n_cols
+    prev = tl.load(e + cols * Mz, mask=ok, other=0.0)
+    cur = prev
+    for k in range(Mz - 1):
+        nxt = tl.load(e + cols * Mz + k + 1, mask=ok, other=0.0)
+        {carry}
+        tl.store(out + cols * Mz + k, cur, mask=ok)
+
+
+def run(e):
+    out = torch.empty_like(e)
+    walk[(triton.cdiv(e.shape[0], 16),)](e, out, e.shape[0], e.shape[1], BLOCK=16)
+    return out
+'''
+WINDOW_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.rand(64, 128, generator=torch.Generator().manual_seed(seed)).to(device),)
+def reference(e):
+    return e
+'''
+
+
+def test_a_window_handed_on_from_step_to_step_is_no_recurrence(tmp_path):
+    shifted = traced(tmp_path, "shift", WINDOW_TASK,
+                     WINDOW.replace("{carry}", "cur = (prev + nxt) * 0.5\n        prev = nxt"), "ascend")
+    assert "use-associative-scan" not in {f.rewrite_family for f in shifted}
+    running = traced(tmp_path, "run", WINDOW_TASK,
+                     WINDOW.replace("{carry}", "cur = cur * 0.5 + nxt\n        prev = nxt"), "ascend")
+    assert "use-associative-scan" in {f.rewrite_family for f in running}

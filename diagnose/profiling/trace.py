@@ -56,7 +56,13 @@ from typing import Any, TypeVar
 
 from diagnose.evidence import Finding
 from diagnose.triage.detectors.compute import converts_to, stored_only
-from diagnose.triage.detectors.launch import AI_CORES, HOPPER_SMS, VECTOR_CORES, fills_a_part
+from diagnose.triage.detectors.launch import (
+    AI_CORES,
+    HOPPER_SMS,
+    VECTOR_CORES,
+    carried_names,
+    fills_a_part,
+)
 from diagnose.triage.detectors.memory import MEMORY_OPS, bound_to_call, depends_on
 from diagnose.triage.detectors.model import (
     JitKernel,
@@ -1807,6 +1813,73 @@ def _serial_step(r: dict) -> bool:
     return r["lanes"] / max(sum(r["execs"]), 1) <= 16
 
 
+def _shift_only_loops(file: str) -> set[int]:
+    """Lines of the loops in `file` that carry values from step to step but no value that depends
+    on its own earlier value (directly or through the other carried names): each step's carried
+    values are loaded or computed afresh and only handed on (a sliding window of neighbours), so
+    the steps do not wait on one another's arithmetic. Empty when the file cannot be read."""
+    module = _kernel_model(file)
+    if module is None:
+        return set()
+    loops: list[tuple[int, int, bool]] = []  # (first line, last line, whether it only shifts)
+    for kernel in module.kernels.values():
+        for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
+            carried = carried_names(loop)
+            if not carried:
+                continue
+            values: dict[str, list[ast.AST]] = {}
+            for a in ast.walk(loop):
+                if isinstance(a, ast.Assign | ast.AugAssign | ast.AnnAssign) and a.value is not None:
+                    targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+                    for t in targets:
+                        for n in ast.walk(t):
+                            if isinstance(n, ast.Name):
+                                values.setdefault(n.id, []).append(a)
+            graph = {name: _carried_reads(name, values, carried) for name in carried}
+            loops.append((loop.lineno, loop.end_lineno or loop.lineno,
+                          not any(_reaches(graph, start, start) for start in carried)))
+    lines: set[int] = set()
+    for first, last, shifts in loops:
+        for line in range(first, last + 1):
+            # the innermost carrying loop around a line decides
+            inner = min((lp for lp in loops if lp[0] <= line <= lp[1]), key=lambda lp: lp[1] - lp[0])
+            if shifts and inner[:2] == (first, last):
+                lines.add(line)
+    return lines
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    """Whether `goal` is reachable from `start` in one or more steps of `graph`."""
+    todo, seen = list(graph.get(start, ())), set()
+    while todo:
+        n = todo.pop()
+        if n == goal:
+            return True
+        if n not in seen:
+            seen.add(n)
+            todo += graph.get(n, ())
+    return False
+
+
+def _carried_reads(name: str, values: dict[str, list[ast.AST]], carried: set[str]) -> set[str]:
+    """The carried names a loop step's new value of `name` reads, through the names the step
+    computes (`values`: each name's binding statements in the loop; a carried name read is last
+    step's value)."""
+    out: set[str] = set()
+    todo, seen = [name], set()
+    while todo:
+        for stmt in values.get(todo.pop(), []):
+            # what the statement reads: its value, and for `x += v` the old x too
+            read = names_in(stmt.value) | (names_in(stmt.target) if isinstance(stmt, ast.AugAssign) else set())
+            for m in read:
+                if m in carried:
+                    out.add(m)
+                elif m in values and m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+    return out
+
+
 def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
     """Two ways a program walks memory in a loop: one element per step with a store per step
     (a recurrence carried in a scalar), and a table every sampled program reads whole, step by
@@ -1819,9 +1892,15 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
         lines = compared_lines()
         return lines is None or line in lines
 
+    shifting_lines = _when_asked(lambda: _shift_only_loops(path))
+
     for launch in {r["launch"] for r in rows}:
         mine = [r for r in rows if r["launch"] == launch]
         scalar = [r for r in mine if min(r["execs"]) >= SERIAL_STEPS and _serial_step(r)]
+        # a loop that only hands loaded values on (`em = ec; ec = ep`: a window of levels walked
+        # one at a time) carries no dependent chain: its walk is how it reads memory, not a recurrence
+        if scalar and all(r["line"] in shifting_lines() for r in scalar):
+            scalar = []
         if any(r["op"] == "load" for r in scalar) and any(r["op"] == "store" for r in scalar):
             share = sum(r["sector_bytes"] for r in scalar) / total
             if share >= 0.5:

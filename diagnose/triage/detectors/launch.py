@@ -518,7 +518,7 @@ def _reads_carried(node: ast.expr, carried: set[str], steps: dict[str, ast.expr]
                                         for m in names if m in steps and m not in carried)
 
 
-def _carried(loop: ast.For) -> set[str]:
+def carried_names(loop: ast.For) -> set[str]:
     """Names the loop carries from one step to the next: read in the body before (or in the
     statement where) the body first assigns them. Statements are taken in the order they run, not
     by line: an inlined helper's statements keep the helper's lines, which come before the caller's."""
@@ -555,7 +555,7 @@ def _item_recurrence(module: KernelModule, launch: Launch) -> Match | None:
             continue  # a step that loads a tile keeps the lanes busy
         steps = _step_values(loop)
         carried = {n: shapes.shape(ast.Name(n, ast.Load(), lineno=loop.lineno), loop.lineno)
-                   for n in _carried(loop)}
+                   for n in carried_names(loop)}
         if any(is_tile(shape) for shape in carried.values()):
             continue  # a tile carried across steps (running distances over a cloud) keeps the lanes busy
         scalars = {n for n, shape in carried.items() if shape == ()}

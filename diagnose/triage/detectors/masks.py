@@ -851,7 +851,7 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
                      and shapes.shape(w.args[0], w.lineno) == ()
                      and (depends_on(kernel, w.args[0]) | names_in(w.args[0])) & targets
                      and not names_in(w.args[0]) & tested
-                     and _keeps_loaded(kernel, w)]
+                     and _keeps_loaded(kernel, w) and not _boundary_step(kernel, loop, w, targets)]
             if not gates:
                 continue
             gate = gates[0]
@@ -865,6 +865,33 @@ def gated_iteration(module: KernelModule, backend: str) -> list[Match]:
                 ["profile: time grows with the loop's full range, not with the kept iterations"],
                 flag=ast.unparse(gate.args[0]), discarded_steps=[loop.lineno, loop.end_lineno]))
     return matches
+
+
+def _boundary_step(kernel: JitKernel, loop: ast.For, where: ast.Call, targets: set[str]) -> bool:
+    """`tl.where(k == 0, edge, interior)`: the flag singles out one value of the loop's index
+    (the first level, the last step) and the loaded values sit only in the arm the other
+    iterations take: one iteration's work is replaced by a boundary value, none is thrown away
+    on the rest. (`tl.where(e == chosen, tile, acc)` keeps a loaded tile on one iteration only
+    and drops it on all the others: a gate.)"""
+    cond = where.args[0]
+    if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1
+            and isinstance(cond.ops[0], ast.Eq | ast.NotEq)):
+        return False
+    sides = [depends_on(kernel, side) | names_in(side) for side in (cond.left, cond.comparators[0])]
+    if sum(bool(side & targets) for side in sides) != 1:
+        return False
+    inside = {id(n) for n in ast.walk(loop)}
+    # what the iterations load (a value loaded once before the loop costs no step anything)
+    loaded = {name for name in loaded_names(kernel)
+              if any(id(a) in inside for a in kernel.assigns.get(name, []))}
+
+    def loads_in(arm: ast.expr) -> bool:
+        return bool((depends_on(kernel, arm) | names_in(arm)) & loaded) or any(
+            isinstance(n, ast.Call) and call_name(n) == "load" for n in ast.walk(arm))
+
+    single = where.args[1] if isinstance(cond.ops[0], ast.Eq) else where.args[2]
+    rest = where.args[2] if isinstance(cond.ops[0], ast.Eq) else where.args[1]
+    return loads_in(rest) and not loads_in(single)
 
 
 def _keeps_loaded(kernel: JitKernel, where: ast.Call) -> bool:
