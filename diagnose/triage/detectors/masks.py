@@ -521,6 +521,20 @@ def _loaded_under(kernel: JitKernel, name: str, cond: ast.expr) -> bool:
     return False
 
 
+def _in_load_masks(kernel: JitKernel, compare: ast.Compare, names: set[str]) -> bool:
+    """Every load of `names` has `compare` in its mask, written out or through names bound once
+    (`exists = (j >= 1) & (partner < n)` masks the load, and the select's `ok = exists & ...`
+    adds only a test of the loaded data): the load read nothing the compare drops."""
+    wanted = ast.dump(compare)
+    loads = [c for name in names for st in kernel.assigns.get(name, []) for c in ast.walk(st)
+             if isinstance(c, ast.Call) and call_name(c) == "load"]
+    keep = _positions(kernel)
+    return bool(loads) and all(
+        (mask := kwarg(c, "mask")) is not None
+        and wanted in {ast.dump(m) for m in _compares(_expanded(kernel, mask, c, keep=keep))}
+        for c in loads)
+
+
 @detector("mask-after-load")
 def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
     """A tile loaded in full and then cut with tl.where(<position condition>, x, const): the
@@ -543,6 +557,8 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
                                                    where.lineno))
                            and not _loaded_under(kernel, n, where.args[0])}
             causal = causal or _narrower_bound(kernel, cond, value_loads)
+            # a compare the loads' own masks already hold skipped those elements at the load
+            causal = [c for c in causal if not _in_load_masks(kernel, c, value_loads)]
             if not causal or not value_loads:
                 continue
             matches.append(_match(
