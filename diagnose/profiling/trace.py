@@ -1612,6 +1612,18 @@ def _expands_addresses_only(fn: ast.FunctionDef, line: int) -> bool:
 SUMS = ("sum", "reduce")
 
 
+def _bindings(node: ast.AST) -> dict[str, list[ast.Assign | ast.AugAssign | ast.AnnAssign]]:
+    """Each name bound under `node` with the statements that bind it (with a value)."""
+    out: dict[str, list[ast.Assign | ast.AugAssign | ast.AnnAssign]] = {}
+    for a in ast.walk(node):
+        if isinstance(a, ast.Assign | ast.AugAssign | ast.AnnAssign) and a.value is not None:
+            for t in a.targets if isinstance(a, ast.Assign) else [a.target]:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        out.setdefault(n.id, []).append(a)
+    return out
+
+
 def _unreduced_lines(file: str) -> set[int]:
     """Lines of `file` whose statement computes values no sum reduces: it calls no tl.sum /
     tl.reduce, is not returned (a helper's result is the caller's), and the names it binds reach
@@ -1622,14 +1634,7 @@ def _unreduced_lines(file: str) -> set[int]:
         return set()
     lines: set[int] = set()
     for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
-        values: dict[str, list[ast.AST]] = {}
-        for a in ast.walk(fn):
-            if isinstance(a, ast.Assign | ast.AugAssign | ast.AnnAssign) and a.value is not None:
-                targets = a.targets if isinstance(a, ast.Assign) else [a.target]
-                for t in targets:
-                    for n in ast.walk(t):
-                        if isinstance(n, ast.Name):
-                            values.setdefault(n.id, []).append(a.value)
+        values = {name: [st.value for st in stmts] for name, stmts in _bindings(fn).items()}
         summed: set[str] = set()
         todo = [n.id for c in ast.walk(fn) if isinstance(c, ast.Call) and call_name(c) in SUMS
                 for a in c.args for n in ast.walk(a) if isinstance(n, ast.Name)]
@@ -1827,15 +1832,7 @@ def _shift_only_loops(file: str) -> set[int]:
             carried = carried_names(loop)
             if not carried:
                 continue
-            values: dict[str, list[ast.AST]] = {}
-            for a in ast.walk(loop):
-                if isinstance(a, ast.Assign | ast.AugAssign | ast.AnnAssign) and a.value is not None:
-                    targets = a.targets if isinstance(a, ast.Assign) else [a.target]
-                    for t in targets:
-                        for n in ast.walk(t):
-                            if isinstance(n, ast.Name):
-                                values.setdefault(n.id, []).append(a)
-            graph = {name: _carried_reads(name, values, carried) for name in carried}
+            graph = {name: _carried_reads(name, _bindings(loop), carried) for name in carried}
             loops.append((loop.lineno, loop.end_lineno or loop.lineno,
                           not any(_reaches(graph, start, start) for start in carried)))
     lines: set[int] = set()
@@ -1861,7 +1858,7 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
     return False
 
 
-def _carried_reads(name: str, values: dict[str, list[ast.AST]], carried: set[str]) -> set[str]:
+def _carried_reads(name: str, values: dict[str, list], carried: set[str]) -> set[str]:
     """The carried names a loop step's new value of `name` reads, through the names the step
     computes (`values`: each name's binding statements in the loop; a carried name read is last
     step's value)."""
