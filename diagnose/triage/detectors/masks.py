@@ -894,7 +894,8 @@ def _boundary_step(kernel: JitKernel, loop: ast.For, where: ast.Call, targets: s
             and isinstance(cond.ops[0], ast.Eq | ast.NotEq)):
         return False
     sides = [depends_on(kernel, side) | names_in(side) for side in (cond.left, cond.comparators[0])]
-    if sum(bool(side & targets) for side in sides) != 1:
+    # the index itself against one value (a flag loaded per step is data: `keep != 0` gates)
+    if sum(bool(side & targets) for side in sides) != 1 or any(side & loaded_names(kernel) for side in sides):
         return False
     inside = {id(n) for n in ast.walk(loop)}
     # what the iterations load (a value loaded once before the loop costs no step anything)
