@@ -1832,7 +1832,8 @@ def _shift_only_loops(file: str) -> set[int]:
             carried = carried_names(loop)
             if not carried:
                 continue
-            graph = {name: _carried_reads(name, _bindings(loop), carried) for name in carried}
+            bound = _bindings(loop)
+            graph = {name: _carried_reads(name, bound, carried) for name in carried}
             loops.append((loop.lineno, loop.end_lineno or loop.lineno,
                           not any(_reaches(graph, start, start) for start in carried)))
     lines: set[int] = set()

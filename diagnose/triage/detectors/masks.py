@@ -894,13 +894,13 @@ def _boundary_step(kernel: JitKernel, loop: ast.For, where: ast.Call, targets: s
             and isinstance(cond.ops[0], ast.Eq | ast.NotEq)):
         return False
     sides = [depends_on(kernel, side) | names_in(side) for side in (cond.left, cond.comparators[0])]
+    every_load = loaded_names(kernel)
     # the index itself against one value (a flag loaded per step is data: `keep != 0` gates)
-    if sum(bool(side & targets) for side in sides) != 1 or any(side & loaded_names(kernel) for side in sides):
+    if sum(bool(side & targets) for side in sides) != 1 or any(side & every_load for side in sides):
         return False
     inside = {id(n) for n in ast.walk(loop)}
     # what the iterations load (a value loaded once before the loop costs no step anything)
-    loaded = {name for name in loaded_names(kernel)
-              if any(id(a) in inside for a in kernel.assigns.get(name, []))}
+    loaded = {name for name in every_load if any(id(a) in inside for a in kernel.assigns.get(name, []))}
 
     def loads_in(arm: ast.expr) -> bool:
         return bool((depends_on(kernel, arm) | names_in(arm)) & loaded) or any(
