@@ -73,6 +73,8 @@ from diagnose.triage.detectors.model import (
     names_in,
 )
 
+from .trace_child import MAX_KEPT_EXECS
+
 T = TypeVar("T")
 HERE = Path(__file__).resolve().parent
 CHILD = HERE / "trace_child.py"
@@ -261,11 +263,16 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
                     {"atomics": int(atomics)}))
         if row["op"] == "load" and len(row["unique_bytes"]) and row["execs"] and \
                 min(row["execs"]) > 1 and _rmw(row, rows):
+            # each step waits for the store of the step before to land before its load can
+            # start: the whole loop runs one memory round trip at a time, not this load alone
+            looped = _serialised_share(row, rows, total)
             found.append(_finding(
                 "cuda-global-accumulator", "keep-accumulator-in-registers",
-                f"Traced on the CPU, {where} reads back what the kernel stored at the same "
-                f"addresses on every one of its {max(row['execs'])} loop steps.", max(share, 0.3),
-                row, path, {"steps": max(row["execs"])}))
+                f"Traced on the CPU, {where} reads back what the kernel stored a step or two "
+                f"before, on every one of its {max(row['execs'])} loop steps: each step waits "
+                f"for a memory round trip, and the loop's accesses ({looped:.0%} of the traffic) "
+                "wait with it.", max(looped, 0.3), row, path,
+                {"steps": max(row["execs"]), "loop_share": round(looped, 3)}))
     found += _strided_group_findings(rows, total, path, backend)
     found += _launch_findings(report, rows, total, path, backend)
     found += _reread_findings(report, rows, total, path)
@@ -508,10 +515,49 @@ def _has_dot(report: dict, launch: int) -> bool:
     return any(d["launch"] == launch for d in report.get("dots") or [])
 
 
+# A value stored and read back through memory is one a register could carry when the load
+# reads it within a few executions of the store: a running accumulator rereads the tile it
+# stored one step before, a recurrence ported through scratch the row of the step before. A
+# load that cycles over more tiles than this before it comes back (a DP row of M cells, reread
+# M steps later) holds more than registers carry, and is not read as an accumulator.
+CARRY_STEPS = 8
+
+
 def _rmw(load: dict, rows: list[dict]) -> bool:
-    """A store to the same addresses in the same launch, also repeated every loop step."""
-    return any(r["op"] == "store" and r["launch"] == load["launch"] and min(r["execs"]) > 1
-               and _span(r) == _span(load) and r["strides"] == load["strides"] for r in rows)
+    """A store of the same launch, repeated every loop step with the load's strides, whose
+    bytes the load reads back within CARRY_STEPS executions: the same addresses cycling over
+    a few tiles (a running accumulator), or the store's addresses one or two steps behind (a
+    recurrence carried through memory: the load at step t reads what step t - 1 stored)."""
+    own = _span(load)
+    for r in rows:
+        if not (r["op"] == "store" and r["launch"] == load["launch"] and min(r["execs"]) > 1
+                and r["strides"] == load["strides"]) or own is None or (span := _span(r)) is None:
+            continue
+        if span == own and _tiles(load) <= CARRY_STEPS:
+            return True
+        step = (r.get("step") or [0])[0]
+        if step and (load.get("step") or [0])[0] == step and any(
+                own == (span[0] - d * step, span[1] - d * step) for d in (1, 2)):
+            return True
+    return False
+
+
+def _serialised_share(load: dict, rows: list[dict], total: float) -> float:
+    """The share of the traffic in the loop a carried load serialises: the accesses of its
+    launch that run at least as often per program (its loop's body and the loops inside)."""
+    steps = load["execs"][0]
+    return sum(r["sector_bytes"] for r in rows if r["launch"] == load["launch"]
+               and r["execs"] and r["execs"][0] >= steps) / total
+
+
+def _tiles(row: dict) -> float:
+    """How many distinct tiles the first sampled program's kept executions of an access touch
+    (its distinct bytes over the bytes one execution asks for)."""
+    kept = min(row["execs"][0], MAX_KEPT_EXECS) if row["execs"] else 0
+    requested = row["requested_bytes"][0] if row.get("requested_bytes") else 0
+    if not kept or not requested:
+        return math.inf
+    return row["unique_bytes"][0] / (requested / kept)
 
 
 # The Ascend cards that name a traced mechanism the CUDA card names (tests/test_trace.py checks

@@ -1134,10 +1134,7 @@ def global_accumulator(module: KernelModule, backend: str) -> list[Match]:
             load = loads.get(address)
             if load is None or load.lineno > store.lineno:
                 continue
-            updated = depends_on(kernel, store.args[1])
-            loaded = {name for name, stmts in kernel.assigns.items()
-                      if any(any(n is load for n in ast.walk(s)) for s in stmts)}
-            if not (loaded & updated or any(n is load for n in ast.walk(store.args[1]))):
+            if not _updates_what_it_read(kernel, load, store):
                 continue  # stores something other than an update of what it loaded
             moves = depends_on(kernel, pointer_of(store)) | names_in(pointer_of(store))
             still = [loop for loop in _loops_around(kernel, store) if isinstance(loop, ast.For)
@@ -1157,6 +1154,27 @@ def global_accumulator(module: KernelModule, backend: str) -> list[Match]:
                 loop_line=loop.lineno))
             break
     return matches
+
+
+def _updates_what_it_read(kernel: JitKernel, load: ast.Call, store: ast.Call) -> bool:
+    """Whether the value `store` writes is computed from what `load` read on the same pass:
+    through names bound from the load, and names bound from those at or after the load's line
+    and before the store. A value computed before the load (a DP row's new cell, written where
+    the old one was just read for the next step) replaces what was read, it does not update it."""
+    if any(n is load for n in ast.walk(store.args[1])):
+        return True
+    fresh = {name for name, stmts in kernel.assigns.items()
+             if any(any(n is load for n in ast.walk(s)) for s in stmts)}
+    grew = True
+    while grew:
+        grew = False
+        for name, stmts in kernel.assigns.items():
+            if name not in fresh and any(
+                    load.lineno <= s.lineno <= store.lineno and names_in(s.value) & fresh
+                    for s in stmts if getattr(s, "value", None) is not None):
+                fresh.add(name)
+                grew = True
+    return bool(names_in(store.args[1]) & fresh)
 
 
 def _program_axes(kernel: JitKernel, node: ast.AST) -> set[int]:

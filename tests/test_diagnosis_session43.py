@@ -1,0 +1,128 @@
+"""Session 43: behaviour added for issue 12 (generalization), each test on the idiom, not a case."""
+
+from __future__ import annotations
+
+from diagnose.triage import triage
+from tests.test_diagnosis_session26 import traced
+
+HEADER = "import torch\nimport triton\nimport triton.language as tl\n"
+
+# one row of state per lane kept in global scratch, swept over `n` steps: at each cell the kernel
+# reads the old value (for the next cell) and writes the new one, computed before the read
+ROW_STATE = HEADER + '''
+
+@triton.jit
+def sweep(x, row, out, n, M, BLOCK: tl.constexpr):
+    lane = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    best = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(0, n):
+        xi = tl.load(x + i * BLOCK + tl.arange(0, BLOCK))
+        prev = tl.zeros([BLOCK], dtype=tl.float32)
+        for k in range(0, M):
+            {body}
+    tl.store(out + lane, best)
+
+
+def run(x):
+    n = x.shape[0]
+    M = 24
+    row = torch.zeros((32 * M,), dtype=torch.float32)
+    out = torch.empty(32, dtype=torch.float32)
+    sweep[(1,)](x, row, out, n, M, BLOCK=32, num_warps=1)
+    return out
+'''
+# the new cell is computed from the cell before (`prev`, read one step earlier), then the old
+# value of this cell is read for the next step and the new one written over it: a row replaced
+REPLACED = """cell = tl.maximum(prev + xi, 0.0)
+            best = tl.maximum(best, cell)
+            prev = tl.load(row + lane * M + k)
+            tl.store(row + lane * M + k, cell)"""
+# the cell is read, updated and written back: a running sum kept in memory
+UPDATED = """cell = tl.load(row + lane * M + k)
+            cell = cell + xi
+            best = tl.maximum(best, cell)
+            tl.store(row + lane * M + k, cell)"""
+
+ROW_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 6}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.rand(6, 32, generator=torch.Generator().manual_seed(seed)).to(device),)
+def reference(x):
+    return x[0]
+'''
+
+
+def _accumulator_cards(source: str) -> set[str]:
+    return {f.card_id for f in triage(source, "k.py", "cuda").findings
+            if f.rewrite_family == "keep-accumulator-in-registers"}
+
+
+def test_a_cell_written_where_its_old_value_was_read_is_no_running_sum():
+    """Reading a cell and then writing a value computed before that read replaces the cell (a
+    row of state swept step by step); reading it and writing back what was computed from the
+    read updates it in memory, the running sum a register would hold."""
+    assert not _accumulator_cards(ROW_STATE.replace("{body}", REPLACED))
+    assert "cuda-global-accumulator" in _accumulator_cards(ROW_STATE.replace("{body}", UPDATED))
+
+
+# a tridiagonal sweep ported through scratch: each layer reads back the row the layer before
+# stored (`carried`), or carries that row in a register (`registers`); the tracer tells accesses
+# apart by line, so the scratch load has a line of its own
+SWEEP = HEADER + '''
+
+@triton.jit
+def thomas(a, scratch, out, NL, NC, BC: tl.constexpr):
+    cols = tl.program_id(0) * BC + tl.arange(0, BC)
+    g = tl.load(a + cols)
+    tl.store(scratch + cols, g)
+    for k in range(1, NL):
+        row = k * NC + cols
+        {step}
+        tl.store(scratch + row, g)
+    tl.store(out + cols, g)
+
+
+def run(a):
+    NL, NC = a.shape
+    scratch = torch.empty_like(a)
+    out = torch.empty(NC, dtype=a.dtype)
+    thomas[(NC // 64,)](a, scratch, out, NL, NC, BC=64)
+    return out
+'''
+CARRIED = """prev = tl.load(scratch + row - NC)
+        g = tl.load(a + row) / (2.0 + prev)"""
+REGISTERS = """prev = g
+        g = tl.load(a + row) / (2.0 + prev)"""
+
+SWEEP_TASK = '''
+import torch
+META = {"sizes": {"small": {"nl": 12, "nc": 128}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    return (torch.rand(12, 128, generator=torch.Generator().manual_seed(seed)).to(device),)
+def reference(a):
+    return a[0]
+'''
+
+
+def _traced_accumulator(root, name: str, task: str, kernel: str) -> bool:
+    return any(f.rewrite_family == "keep-accumulator-in-registers"
+               for f in traced(root, name, task, kernel))
+
+
+def test_a_row_read_back_one_step_after_it_was_stored_is_carried_through_memory(tmp_path):
+    """The trace reads a load that gets, at each step, the addresses a store of the step before
+    wrote as a value carried through memory; carried in a register, there is no such load."""
+    assert _traced_accumulator(tmp_path, "carried", SWEEP_TASK, SWEEP.replace("{step}", CARRIED))
+    assert not _traced_accumulator(tmp_path, "registers", SWEEP_TASK,
+                                   SWEEP.replace("{step}", REGISTERS))
+
+
+def test_a_row_revisited_after_many_tiles_is_no_accumulator(tmp_path):
+    """A row of M cells read and rewritten cell by cell comes back to a cell M executions later:
+    more tiles live than registers hold. A cell read and rewritten in place, one tile per lane,
+    every step (M of one) is the accumulator."""
+    replaced = ROW_STATE.replace("{body}", REPLACED)
+    assert not _traced_accumulator(tmp_path, "row", ROW_TASK, replaced)
+    one_cell = replaced.replace("M = 24", "M = 1")
+    assert _traced_accumulator(tmp_path, "cell", ROW_TASK, one_cell)
