@@ -126,3 +126,56 @@ def test_a_row_revisited_after_many_tiles_is_no_accumulator(tmp_path):
     assert not _traced_accumulator(tmp_path, "row", ROW_TASK, replaced)
     one_cell = replaced.replace("M = 24", "M = 1")
     assert _traced_accumulator(tmp_path, "cell", ROW_TASK, one_cell)
+
+
+# the common neighbours of each edge's two ends: every tile of one sorted list against every tile
+# of the other, the equality turned into numbers and counted
+INTERSECT = HEADER + '''
+
+@triton.jit
+def common(ptr, col, src, out, BLOCK: tl.constexpr):
+    e = tl.program_id(0)
+    u = tl.load(src + e)
+    v = tl.load(col + e)
+    u0 = tl.load(ptr + u)
+    un = tl.load(ptr + u + 1) - u0
+    v0 = tl.load(ptr + v)
+    vn = tl.load(ptr + v + 1) - v0
+    lane = tl.arange(0, BLOCK)
+    hits = tl.zeros([BLOCK, BLOCK], dtype=tl.int32)
+    for i in range(0, un, BLOCK):
+        a = tl.load(col + u0 + i + lane, mask=i + lane < un, other=-1)
+        for j in range(0, vn, BLOCK):
+            b = tl.load(col + v0 + j + lane, mask=j + lane < vn, other=-2)
+            hits += (a[:, None] == b[None, :]).to(tl.int32)
+    tl.store(out + e, tl.sum(tl.sum(hits, axis=1), axis=0))
+
+
+def run(ptr, col, src):
+    out = torch.empty(col.numel(), dtype=torch.int32)
+    common[(col.numel(),)](ptr, col, src, out, BLOCK=8)
+    return out
+'''
+# node n's sorted neighbour list: every node after it up to a length of 8 + 24 * (n % 7)
+INTERSECT_TASK = '''
+import torch
+META = {"sizes": {"small": {"nodes": 24}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    lists = [list(range(n + 1, min(n + 1 + 8 + 24 * (n % 7), 400))) for n in range(400)]
+    ptr = torch.tensor([0] + [len(x) for x in lists]).cumsum(0).to(torch.int32)
+    col = torch.tensor([c for x in lists for c in x], dtype=torch.int32)
+    src = torch.repeat_interleave(torch.arange(400, dtype=torch.int32), torch.tensor([len(x) for x in lists]))
+    return ptr, col, src
+def reference(ptr, col, src):
+    return col
+'''
+
+
+def test_matches_counted_between_two_sorted_lists_are_a_search_not_masked_tiles(tmp_path):
+    """An equality of two loaded sorted lists, turned into numbers and counted, finds few
+    matches on most steps because it is a search: binary search (or a merge) is the rewrite,
+    not skipping tiles whose emptiness nobody knows before loading them. The lists differ in
+    length, so some sampled programs walk only a step or two."""
+    found = {f.rewrite_family for f in traced(tmp_path, "common", INTERSECT_TASK, INTERSECT)}
+    assert "binary-search-sorted-bounds" in found
+    assert "skip-masked-tiles" not in found

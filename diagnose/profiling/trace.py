@@ -1391,30 +1391,41 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
 
 def _sorted_walk(rows: list[dict], launch: int) -> dict | None:
     """A loop load of `launch` reading distinct integer keys in sorted order, for SHARED_STEPS
-    steps or more in every sampled program (a sorted list walked element range by range)."""
+    steps or more in the longest sampled program (a sorted list walked element range by range;
+    lists of different lengths, a graph's neighbour lists, walk some short)."""
     for r in rows:
         k = r.get("keys")
         if (r["launch"] == launch and r["op"] == "load" and k and k["execs"] >= 2
                 and k["sorted"] == k["execs"] and k["mean_run"] < 2 and r["execs"]
-                and min(r["execs"]) >= SHARED_STEPS):
+                and max(r["execs"]) >= SHARED_STEPS):
             return r
     return None
 
 
+def _conditions(kernel: JitKernel) -> list[tuple[ast.Call, ast.AST]]:
+    """(call, condition) of the kernel's selects: a tl.where's first operand, and a condition
+    turned into numbers (`(a == b).to(tl.int32)`, `tl.cast(ok, tl.float32)`), as the tracer
+    records both."""
+    out = [(call, call.args[0]) for call in kernel.calls("where") if call.args]
+    out += [(call, call.func.value) for call in kernel.calls("to")
+            if isinstance(call.func, ast.Attribute)]
+    out += [(call, call.args[0]) for call in kernel.calls("cast") if call.args]
+    return out
+
+
 def _key_searches(file: str) -> set[int]:
-    """Lines of the tl.where calls in `file` whose condition tests values read from memory for
-    equality with other values read from memory (`a[:, None] == b[None, :]`, through local
-    names): a select that keeps the matches of a search. Empty when the file cannot be read."""
+    """Lines of the selects in `file` (a tl.where, or a condition turned into numbers) whose
+    condition tests values read from memory for equality with other values read from memory
+    (`a[:, None] == b[None, :]`, through local names): a select that keeps the matches of a
+    search. Empty when the file cannot be read."""
     module = _kernel_model(file)
     if module is None:
         return set()
     lines = set()
     for kernel in module.kernels.values():
         loaded = bound_to_call(kernel, "load")
-        for call in kernel.calls("where"):
-            if not call.args:
-                continue
-            todo, seen, found = [call.args[0]], set(), False
+        for call, condition in _conditions(kernel):
+            todo, seen, found = [condition], set(), False
             while todo and not found:
                 node = todo.pop()
                 for compare in (n for n in ast.walk(node) if isinstance(n, ast.Compare)):
