@@ -179,3 +179,41 @@ def test_matches_counted_between_two_sorted_lists_are_a_search_not_masked_tiles(
     found = {f.rewrite_family for f in traced(tmp_path, "common", INTERSECT_TASK, INTERSECT)}
     assert "binary-search-sorted-bounds" in found
     assert "skip-masked-tiles" not in found
+
+
+# each [rows, cols] tile of a packed sequence's mask: a position pair is masked when a document
+# boundary `e` (a sorted table, its length read for the loop's bound) falls between them
+BOUNDARIES = HEADER + '''
+
+@triton.jit
+def cut(bounds, counts, out, S, BI: tl.constexpr, BJ: tl.constexpr):
+    b = tl.program_id(1)
+    rows = tl.program_id(0) * BI + tl.arange(0, BI)
+    cols = tl.arange(0, BJ)
+    masked = cols[None, :] > rows[:, None]
+    for k in range(0, tl.load(counts + b)):
+        e = tl.load(bounds + b * S + k).to(tl.float32)
+        {update}
+    tl.store(out + b * S * BJ + rows[:, None] * BJ + cols[None, :], masked.to(tl.int8))
+'''
+OR_ASSIGN = "masked = masked | ((rows[:, None] > e) & (cols[None, :] <= e))"
+OR_AUGMENTED = "masked |= (rows[:, None] > e) & (cols[None, :] <= e)"
+
+
+def _findings(source: str, backend: str = "ascend") -> dict[str, str]:
+    return {f.card_id: f.rewrite_family for f in triage(source, "k.py", backend).findings}
+
+
+def test_intervals_of_a_table_ored_over_a_tile_are_a_search():
+    """Every boundary of a sorted table tested against the whole tile, the answers OR-ed: the
+    interval each position falls in, found by a linear walk (binary search is the rewrite). The
+    entry is converted after its load, which keeps it a table entry, not an element walked one
+    at a time; and the loop's bound, read once before the loop, is no load repeated inside it."""
+    for update in (OR_ASSIGN, OR_AUGMENTED):
+        found = _findings(BOUNDARIES.replace("{update}", update))
+        assert found.get("common-linear-table-scan") == "binary-search-sorted-bounds"
+        assert "ascend-scalar-element-loop" not in found
+        assert "common-loop-invariant-work" not in found
+    # the same walk over values it also reads inside the loop is not a search of a table
+    plain = BOUNDARIES.replace("{update}", "masked = masked | (e > 0.0)")
+    assert "common-linear-table-scan" not in _findings(plain)

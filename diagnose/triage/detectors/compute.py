@@ -854,10 +854,12 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
             # an address the loop also stores to changes under the load: not invariant data
             stored = {ast.unparse(c.args[0]) for c in ast.walk(loop)
                       if isinstance(c, ast.Call) and call_name(c) in ("store", "atomic_add") and c.args}
-            loads = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and call_name(c) == "load"
+            # the loop's own bounds (`range(0, tl.load(count + b))`) are read once, before it
+            body = [n for stmt in loop.body for n in ast.walk(stmt)]
+            loads = [c for c in body if isinstance(c, ast.Call) and call_name(c) == "load"
                      and c.args and invariant(c) and ast.unparse(c.args[0]) not in stored]
             inside = {id(n) for n in ast.walk(loop)}
-            helpers = [c for c in ast.walk(loop) if isinstance(c, ast.Call)
+            helpers = [c for c in body if isinstance(c, ast.Call)
                        and _memory_helper(module, kernel, call_name(c)) and invariant(c)]
             # a value helper's call read into the body: judged as the call it was
             helpers += [c for c, helper, first in kernel.inlined_calls

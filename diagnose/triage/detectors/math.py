@@ -16,6 +16,7 @@ from diagnose.triage.detectors.model import (
     bound_once,
     call_name,
     dotted,
+    is_tile,
     names_in,
 )
 
@@ -161,6 +162,20 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                      "profile: compute-bound, time growing with the table length at fixed element count"],
                     value_lines=entry_lines))
                 break
+            member = None if id(loop) in counted else _membership(kernel, loop, inside)
+            if member is not None:
+                counted.add(id(loop))
+                matches.append(_match(
+                    module, kernel, member, "linear-table-scan", 0.55,
+                    f"`{kernel.name}` decides, for each element, which interval of a table it "
+                    f"walks in a loop the element falls in (`{ast.unparse(member)[:70]}`): every "
+                    "entry is compared with the whole tile and the answers OR-ed together, so the "
+                    "kernel's time grows with the table's length; a sorted table gives each "
+                    "element's interval in log2(length) halving steps of a binary search.",
+                    ["the table is sorted (document boundaries, segment offsets, bucket edges)",
+                     "profile: vector work growing with the table length at fixed tile count"],
+                    value_lines=entry_lines))
+                continue
             select = None if id(loop) in counted else _segment_select(kernel, loop, inside, loads)
             if select is not None:
                 counted.add(id(loop))
@@ -238,6 +253,43 @@ def _segment_select(kernel: JitKernel, loop: ast.For, inside: set[str], loads: s
                for c in _counted_compares(cond, False, kernel)):
             return stmt
     return None
+
+
+def _membership(kernel: JitKernel, loop: ast.For, inside: set[str]) -> ast.stmt | None:
+    """`m = m | ((rows > e) & (cols <= e))` (or `m |= ...`) in the loop, `e` a table entry the
+    loop loads and the other side of each ordering a tile the loop does not change (positions or
+    values): membership in the table's intervals decided by testing every entry against every
+    element, what a search over a sorted table answers per element."""
+    shapes = ShapeInference(kernel)
+    for stmt in loop.body:
+        if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.BitOr):
+            value = stmt.value
+        elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+              and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.BinOp)
+              and isinstance(stmt.value.op, ast.BitOr)):
+            target = stmt.targets[0].id
+            sides = [stmt.value.left, stmt.value.right]
+            carried = [s for s in sides if isinstance(s, ast.Name) and s.id == target]
+            if not carried:
+                continue
+            value = next(s for s in sides if s is not carried[0])
+        else:
+            continue
+        compares = _counted_compares(value, False, kernel)
+        if compares and all(_entry_against_tile(c, inside, shapes) for c in compares):
+            return stmt
+    return None
+
+
+def _entry_against_tile(cmp: ast.Compare, inside: set[str], shapes: ShapeInference) -> bool:
+    """One side of the ordering reads a table entry the loop loads, the other a tile that reads
+    none."""
+    sides = [cmp.left, cmp.comparators[0]]
+    for mine, other in ((sides[0], sides[1]), (sides[1], sides[0])):
+        if names_in(mine) & inside and not names_in(other) & inside \
+                and is_tile(shapes.shape(other, cmp.lineno)):
+            return True
+    return False
 
 
 def _none_axes(node: ast.AST) -> tuple[int, ...] | None:
