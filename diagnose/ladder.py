@@ -91,7 +91,10 @@ SPILLS_CAUSED_BY: dict[str, str] = {"cuda-whole-row-lse": "cuda-register-spills"
                                     "cuda-broadcast-matmul": "cuda-register-spills",
                                     # each element compared with a whole tile of the table it
                                     # scans: a [rows, table tile] comparison held per step
-                                    "common-linear-table-scan": "cuda-register-spills"}
+                                    "common-linear-table-scan": "cuda-register-spills",
+                                    # an fp64 value takes two registers: the same tiles in fp64
+                                    # need twice the registers their fp32 twins do
+                                    "cuda-fp64-math": "cuda-register-spills"}
 
 
 @dataclass

@@ -217,3 +217,33 @@ def test_intervals_of_a_table_ored_over_a_tile_are_a_search():
     # the same walk over values it also reads inside the loop is not a search of a table
     plain = BOUNDARIES.replace("{update}", "masked = masked | (e > 0.0)")
     assert "common-linear-table-scan" not in _findings(plain)
+
+
+FP64 = HEADER + '''
+
+@triton.jit
+def pull(pos, acc, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    xi = tl.load(pos + i, mask=i < n, other=0.0).to(tl.float64)
+    a = tl.zeros([BLOCK], dtype=tl.float64)
+    for j in range(0, n):
+        d = tl.load(pos + j).to(tl.float64) - xi
+        a += d / tl.sqrt(d * d + 1e-3)
+    tl.store(acc + i, a.to(tl.float32), mask=i < n)
+'''
+
+
+def test_spills_of_a_kernel_computing_in_fp64_confirm_the_fp64_math():
+    """An fp64 value takes two registers: the spills measured (tier 2's local loads and stores)
+    in a kernel tier 1 reads computing in fp64 are what that math costs, and confirm it rather
+    than conclude a smaller tile."""
+    from diagnose.evidence import Finding
+    from diagnose.ladder import confirms
+
+    [fp64] = [f for f in triage(FP64, "k.py", "cuda").findings if f.card_id == "cuda-fp64-math"]
+    spills = Finding(tier=2, kind="spills", card_id="cuda-register-spills",
+                     rewrite_family="block-size-tuning",
+                     message="pull spills registers at size large: 9000 local loads.",
+                     confidence=0.85, location={"kernel": "pull", "size": "large"},
+                     evidence={"hotspot": True}, evidence_needed=[])
+    assert confirms(spills, fp64)
