@@ -162,32 +162,13 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                      "profile: compute-bound, time growing with the table length at fixed element count"],
                     value_lines=entry_lines))
                 break
-            member = None if id(loop) in counted else _membership(kernel, loop, inside)
-            if member is not None:
+            lookup = None if id(loop) in counted else _interval_lookup(kernel, loop, inside, loads)
+            if lookup is not None:
+                stmt, does, cost, needed = lookup
                 counted.add(id(loop))
                 matches.append(_match(
-                    module, kernel, member, "linear-table-scan", 0.55,
-                    f"`{kernel.name}` decides, for each element, which interval of a table it "
-                    f"walks in a loop the element falls in (`{ast.unparse(member)[:70]}`): every "
-                    "entry is compared with the whole tile and the answers OR-ed together, so the "
-                    "kernel's time grows with the table's length; a sorted table gives each "
-                    "element's interval in log2(length) halving steps of a binary search.",
-                    ["the table is sorted (document boundaries, segment offsets, bucket edges)",
-                     "profile: vector work growing with the table length at fixed tile count"],
-                    value_lines=entry_lines))
-                continue
-            select = None if id(loop) in counted else _segment_select(kernel, loop, inside, loads)
-            if select is not None:
-                counted.add(id(loop))
-                matches.append(_match(
-                    module, kernel, select, "linear-table-scan", 0.55,
-                    f"`{kernel.name}` finds, for each element, the segment of a table it walks in a "
-                    f"loop (`{ast.unparse(select)[:70]}`): every entry is compared with every element "
-                    "and the matching segment selected, so the kernel's time grows with the table's "
-                    "length; a sorted table gives the segment in log2(length) halving steps of a "
-                    "binary search, then one evaluation per element.",
-                    ["the table is sorted (knots of a curve, bucket boundaries, a CDF)",
-                     "profile: compute-bound, time growing with the table length at fixed element count"],
+                    module, kernel, stmt, "linear-table-scan", 0.55,
+                    f"`{kernel.name}` {does} (`{ast.unparse(stmt)[:70]}`): {cost}", needed,
                     value_lines=entry_lines))
         for call in kernel.calls("sum"):  # the whole table at once: an outer compare, counted
             cmp = _counted_compare(call)
@@ -252,6 +233,31 @@ def _segment_select(kernel: JitKernel, loop: ast.For, inside: set[str], loads: s
                and _table_against_elements(kernel, c, inside, loads)
                for c in _counted_compares(cond, False, kernel)):
             return stmt
+    return None
+
+
+def _interval_lookup(kernel: JitKernel, loop: ast.For, inside: set[str],
+                     loads: set[str]) -> tuple[ast.stmt, str, str, list[str]] | None:
+    """(statement, what it does, what that costs, evidence needed) of a loop that finds each
+    element's interval of the table it walks: membership OR-ed over a tile, or a segment
+    selected into a carried value."""
+    member = _membership(kernel, loop, inside)
+    if member is not None:
+        return (member, "decides, for each element, which interval of a table it walks in a loop "
+                "the element falls in",
+                "every entry is compared with the whole tile and the answers OR-ed together, so the "
+                "kernel's time grows with the table's length; a sorted table gives each element's "
+                "interval in log2(length) halving steps of a binary search.",
+                ["the table is sorted (document boundaries, segment offsets, bucket edges)",
+                 "profile: vector work growing with the table length at fixed tile count"])
+    select = _segment_select(kernel, loop, inside, loads)
+    if select is not None:
+        return (select, "finds, for each element, the segment of a table it walks in a loop",
+                "every entry is compared with every element and the matching segment selected, so "
+                "the kernel's time grows with the table's length; a sorted table gives the segment "
+                "in log2(length) halving steps of a binary search, then one evaluation per element.",
+                ["the table is sorted (knots of a curve, bucket boundaries, a CDF)",
+                 "profile: compute-bound, time growing with the table length at fixed element count"])
     return None
 
 
