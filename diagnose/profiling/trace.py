@@ -529,9 +529,11 @@ def _rmw(load: dict, rows: list[dict]) -> bool:
     a few tiles (a running accumulator), or the store's addresses one or two steps behind (a
     recurrence carried through memory: the load at step t reads what step t - 1 stored)."""
     own = _span(load)
+    if own is None:
+        return False
     for r in rows:
         if not (r["op"] == "store" and r["launch"] == load["launch"] and min(r["execs"]) > 1
-                and r["strides"] == load["strides"]) or own is None or (span := _span(r)) is None:
+                and r["strides"] == load["strides"]) or (span := _span(r)) is None:
             continue
         if span == own and _tiles(load) <= CARRY_STEPS:
             return True

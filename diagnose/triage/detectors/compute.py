@@ -32,6 +32,7 @@ from diagnose.triage.detectors.model import (
     kwarg,
     module_value,
     names_in,
+    uncast,
 )
 
 
@@ -586,10 +587,7 @@ def split_k_atomics(module: KernelModule, backend: str) -> list[Match]:
 
 def _summed(call: ast.Call) -> ast.expr | None:
     """What a tl.sum reduces, through any `.to(...)`."""
-    arg = call.args[0] if call.args else None
-    while isinstance(arg, ast.Call) and call_name(arg) == "to" and isinstance(arg.func, ast.Attribute):
-        arg = arg.func.value
-    return arg
+    return uncast(call.args[0]) if call.args else None
 
 
 def _summed_terms(node: ast.expr) -> list[ast.expr]:

@@ -21,6 +21,7 @@ from diagnose.triage.detectors.model import (
     name_node,
     names_in,
     reaching_binding,
+    uncast,
 )
 
 
@@ -994,19 +995,12 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While,
     return None
 
 
-def _uncast(node: ast.AST) -> ast.AST:
-    """`tl.load(p).to(tl.float32)` -> `tl.load(p)`: a value read and converted is still read."""
-    while isinstance(node, ast.Call) and call_name(node) == "to" and isinstance(node.func, ast.Attribute):
-        node = node.func.value
-    return node
-
-
 def _walks_a_table(loop: ast.For | ast.While, shapes: ShapeInference) -> bool:
     """The loop's scalar loads are table entries ordered against a tile of elements
     (`x1 = tl.load(xs + k)`; `(v >= x0) & (v < x1)` with `v` a tile): one entry per step against
     all elements, not one element per step."""
     entries = {t.id for stmt in ast.walk(loop) if isinstance(stmt, ast.Assign)
-               and isinstance(value := _uncast(stmt.value), ast.Call) and call_name(value) == "load"
+               and isinstance(value := uncast(stmt.value), ast.Call) and call_name(value) == "load"
                and shapes.shape(value, stmt.lineno) == () for t in stmt.targets if isinstance(t, ast.Name)}
     for cmp in (n for n in ast.walk(loop) if isinstance(n, ast.Compare) and len(n.ops) == 1):
         if not isinstance(cmp.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE):

@@ -21,6 +21,13 @@ Dim = int | str
 Shape = tuple[Dim, ...]
 
 
+def uncast(node: ast.AST) -> ast.AST:
+    """`tl.load(p).to(tl.float32)` -> `tl.load(p)`: the value under any `.to(...)` conversions."""
+    while isinstance(node, ast.Call) and call_name(node) == "to" and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return node
+
+
 def call_name(node: ast.AST) -> str:
     """`tl.load` -> "load", `triton.language.dot` -> "dot", `foo` -> "foo"; "" otherwise."""
     if isinstance(node, ast.Call):
