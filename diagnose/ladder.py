@@ -55,7 +55,12 @@ from diagnose.profiling.trace import programs as trace_programs
 from diagnose.report import Citation, Conclusion, Diagnosis, Escalation, FindingRef, Hotspot
 from diagnose.target import DiagnosisError, Target, load_runner_json
 from diagnose.triage import PatternCard, TriageError, load_cards, triage
-from diagnose.triage.detectors.launch import VECTOR_CORES, partials_params, statistic_steps
+from diagnose.triage.detectors.launch import (
+    VECTOR_CORES,
+    looped_steps,
+    partials_params,
+    statistic_steps,
+)
 from diagnose.triage.detectors.model import KernelModule, build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.triage.tier import SUFFICIENT_CONFIDENCE
@@ -764,8 +769,10 @@ def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
 
 
 def _statistic_steps(ctx: Context) -> frozenset[tuple[str, str]]:
-    """Tier 1's reading of the launcher: which pairs of launches are a statistic's two passes."""
-    return _launcher_reading(ctx, statistic_steps)
+    """Tier 1's reading of the launcher: which pairs of launches are a statistic's two passes,
+    or an init kernel and the loop of launches that iterates on what it set up (neither is a
+    fusion left undone)."""
+    return _launcher_reading(ctx, statistic_steps) | _launcher_reading(ctx, looped_steps)
 
 
 def _reread_source(ctx: Context) -> None:

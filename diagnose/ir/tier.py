@@ -274,23 +274,28 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
         if (hop.get("producer"), hop.get("producer_arg")) in partials \
                 or (hop.get("producer"), hop.get("consumer")) in statistics:
             continue
+        # a buffer made once and read by a loop of launches (an iteration's state set up by an
+        # init kernel): the hand-over is one pass against every iteration's work
+        looped = capture.launch_counts.get(hop.get("consumer"), 1) >= \
+            MANY_READERS * capture.launch_counts.get(hop.get("producer"), 1)
         out.append(Finding(
             tier=TIER, kind="launch-chain", card_id=card, rewrite_family=family,
             message=(f"the launcher hands a buffer it allocated from {hop['producer']} "
                      f"({hop['producer_arg']}) to {hop['consumer']} ({hop['consumer_arg']}) and "
                      "never returns it: an intermediate written to and read back from global "
                      "memory between launches"),
-            confidence=0.8 if _sizeable(hop) else 0.5,
+            confidence=0.8 if _sizeable(hop) and not looped else 0.5,
             # the launcher's file, no kernel: the hand-over is between kernels, not inside one
             location={"path": capture.source, "function": None, "line": None, "stage": None},
             evidence={"symptom": "intermediate-buffer", "hop": hop,
                       "explains_cards": [c for c in INTERMEDIATE_CARDS if c in card_families],
-                      "weight": _handover_weight(hop, estimate),
+                      "weight": 1 if looped else _handover_weight(hop, estimate),
                       "compiler": capture.compiler_version, "reproduce": capture.commands[:1]},
             passes=[]))
     return out
 
 
+MANY_READERS = 8  # launches of the consumer per producer launch: the hand-over is a sliver of it
 SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
 # An input read again by a second launch costs one more pass over it: a heavy symptom only when
 # that input is a large share of what the launches move; otherwise it weighs like a cheap one.

@@ -844,9 +844,17 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
     bytes of as it stores (it sums them) are a split K: drop-split-k, not a fusion (on the NPU
     too: a cube launch's partials summed by a vector launch)."""
     trips, producers, readers_of, moved, seen, partials = [], set(), set(), 0.0, set(), []
+    counts = report.get("launch_count") or {}
+
+    def once_each(first: dict, later: dict) -> bool:
+        # a kernel launched MANY_READERS times per launch of the first (an iteration's loop of
+        # launches reading what an init kernel made): one pass against every iteration's work
+        return counts.get(later["kernel"], 1) < MANY_READERS * counts.get(first["kernel"], 1)
+
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
-                   and r["kernel"] != store["kernel"] and _overlaps(_span(r), _span(store))]
+                   and r["kernel"] != store["kernel"] and _overlaps(_span(r), _span(store))
+                   and once_each(store, r)]
         key = (store["kernel"], store["line"], _span(store))
         if readers and key not in seen:  # written once and read back once: one launch's bytes
             seen.add(key)
@@ -859,11 +867,11 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
             readers_of.update(r["kernel"] for r in readers)
             moved += 2 * store["sector_bytes"] / max(store.get("repeats", 1), 1)
     loads = [r for r in rows if r["op"] == "load" and max(r["shape"] or [1]) > 1]
-    counts = report.get("launch_count") or {}
     for r in loads:  # the same input read again by a later launch: a second pass over memory
         # (by another kernel, or by the same kernel launched a few times: more is a launch loop)
         again = [o for o in loads if o["launch"] > r["launch"] and _span(o) == _span(r)
-                 and (o["kernel"] != r["kernel"] or counts.get(r["kernel"], 1) < LAUNCH_LOOP)]
+                 and (o["kernel"] != r["kernel"] and once_each(r, o)
+                      or o["kernel"] == r["kernel"] and counts.get(r["kernel"], 1) < LAUNCH_LOOP)]
         if again:
             trips += [r, *again]
             producers.add(r["launch"])
@@ -888,6 +896,7 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         share, first, path, {"kernels": kernels, "readers": sorted(readers_of)})]
 
 
+MANY_READERS = 3  # launches of a reader per launch of the kernel whose output it reads: a loop
 MOST_SPLITS = 64  # a reader storing under 1/64 of what it loads reduces rows (a loss), not splits
 
 

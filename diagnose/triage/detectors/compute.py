@@ -778,12 +778,24 @@ def scan_last_axis(module: KernelModule, backend: str) -> list[Match]:
     return matches
 
 
-def _loop_invariance(loop: ast.For):
+def _walk_but(root: ast.AST, skip: ast.AST | None):
+    """ast.walk without the subtree at `skip`."""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node is skip:
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _loop_invariance(loop: ast.For, skip: ast.AST | None = None):
     """A predicate: whether an expression inside `loop` has the same value on every iteration
-    (it reads no loop target and no name the body reassigns from iteration-dependent values)."""
+    (it reads no loop target and no name the body reassigns from iteration-dependent values).
+    What happens inside `skip` (a nested loop judged as a whole) is left out."""
     targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
     assigned: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(loop):
+    for node in _walk_but(loop, skip):
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 for n in ast.walk(t):
@@ -863,6 +875,18 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
             helpers += [c for c, helper, first in kernel.inlined_calls
                         if id(first) in inside and _reads_memory(helper) and invariant(c)
                         and not _helper_loads(helper, c) & stored]
+            if not helpers and not scaled and (inner := _invariant_inner_loop(loop)) is not None:
+                reads = sum(isinstance(c, ast.Call) and call_name(c) == "load" for c in ast.walk(inner))
+                matches.append(_match(
+                    module, kernel, inner, "loop-invariant-work", 0.7,
+                    f"`{kernel.name}` runs the loop over `{ast.unparse(inner.target)}` (line "
+                    f"{inner.lineno}) inside the loop over `{ast.unparse(loop.target)}` although it "
+                    "reads the same addresses and computes the same values on every outer iteration: "
+                    f"its {reads} load(s) per step are repeated for each `{ast.unparse(loop.target)}`; "
+                    "run it once before the outer loop and keep its result.",
+                    ["IR: the inner loop's loads inside the outer loop body"],
+                    invariant_loads=reads))
+                continue
             if helpers and not scaled:
                 helper = helpers[0]
                 matches.append(_match(
@@ -916,6 +940,33 @@ def loop_invariant_work(module: KernelModule, backend: str) -> list[Match]:
                     ["IR: the load stays inside the loop after loop-invariant code motion"],
                     invariant_loads=len(loads)))
     return matches
+
+
+def _invariant_inner_loop(loop: ast.For) -> ast.For | None:
+    """A loop nested in `loop` that loads memory and whose whole work is the same on every
+    iteration of `loop`: its range and every value it reads come from outside `loop` or are
+    invariant in it, it stores nothing, and what it accumulates starts afresh from an invariant
+    value inside `loop` (`sum_sq = tl.zeros(...)` then `for k: sum_sq += x_k * x_k`): a reduction
+    recomputed for each outer step."""
+    for inner in (n for n in ast.walk(loop) if isinstance(n, ast.For) and n is not loop):
+        nodes = list(ast.walk(inner))
+        if any(isinstance(c, ast.Call) and call_name(c) in ("store", "atomic_add", "atomic_max", "atomic_min")
+               for c in nodes) or not any(isinstance(c, ast.Call) and call_name(c) == "load" for c in nodes):
+            continue
+        inside = {id(n) for n in nodes}
+        outer = _loop_invariance(loop, skip=inner)
+        local = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        carried = {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+        if not outer(inner.iter):
+            continue
+        reads = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - local - carried
+        if not all(outer(ast.Name(r, ast.Load())) for r in reads):
+            continue
+        fresh = {t.id for n in ast.walk(loop) if isinstance(n, ast.Assign) and id(n) not in inside
+                 and outer(n.value) for t in n.targets if isinstance(t, ast.Name)}
+        if carried <= fresh:
+            return inner
+    return None
 
 
 INVARIANT_MATH_CONFIDENCE = 0.7  # transcendental math redone each iteration: work no IR symptom shows

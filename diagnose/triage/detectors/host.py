@@ -350,6 +350,26 @@ def _launched_after(module: KernelModule, fn: ast.FunctionDef, line: int) -> Lau
     return None
 
 
+def _stops_on(fn: ast.FunctionDef, call: ast.Call) -> bool:
+    """The read `call` decides whether the host loop around it goes on: it sits in the test of
+    an `if` whose body breaks out, or in a `while` loop's own condition."""
+    loop = _enclosing_loop(fn, call)
+    if isinstance(loop, ast.While) and any(n is call for n in ast.walk(loop.test)):
+        return True
+    return loop is not None and any(
+        isinstance(n, ast.If) and any(c is call for c in ast.walk(n.test))
+        and any(isinstance(b, ast.Break) for b in ast.walk(n)) for n in ast.walk(loop))
+
+
+def _launched_in_loop(module: KernelModule, fn: ast.FunctionDef, call: ast.Call) -> Launch | None:
+    """The first launch of `fn` inside the host loop around the read `call` (`for rnd ...:
+    relax[grid](...); if changed[rnd].item() == 0: break`): every round waits on the read."""
+    loop = _enclosing_loop(fn, call)
+    inside = [la for la in module.launches if la.launcher is fn and loop is not None
+              and any(c is la.call for c in ast.walk(loop))]
+    return min(inside, key=lambda la: la.line) if inside else None
+
+
 @detector("host-sync")
 def host_sync(module: KernelModule, backend: str) -> list[Match]:
     """The host reads a device value (`.item()`, `.cpu()`, `torch.cuda.synchronize()`) between
@@ -361,14 +381,19 @@ def host_sync(module: KernelModule, backend: str) -> list[Match]:
         produced = {n for la in module.launches if la.launcher is fn
                     for a in la.args.values() for n in names_in(a)}
         for call in host_read_calls(fn):
-            waiting = _launched_after(module, fn, call.lineno)
+            # inside a loop that launches, the next iteration's launch waits for the read too
+            waiting = _launched_after(module, fn, call.lineno) or _launched_in_loop(module, fn, call)
             launch = waiting or next((la for la in module.launches if la.launcher is fn), None)
             if launch is None:
                 continue
             # a value a launch of this function just made, read back only to launch again
             made_here = bool(host_read_names(fn) & produced)
+            # a loop of launches that stops on what it reads back (`if changed.item() == 0:
+            # break`): a convergence test paid every round, where the rounds themselves are serial
+            converging = _stops_on(fn, call)
             match = _launch_match(
-                module, launch, "host-sync", (0.75 if made_here else 0.7) if waiting else 0.4,
+                module, launch, "host-sync",
+                (0.8 if converging else 0.75 if made_here else 0.7) if waiting else 0.4,
                 f"`{fn.name}` reads a device value on the host (`{ast.unparse(call)[:60]}`, line "
                 f"{call.lineno})" + (f" before launching `{launch.kernel}`: the GPU drains its "
                                      "queue and idles while the host waits, then pays the launch "

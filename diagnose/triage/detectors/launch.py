@@ -156,7 +156,8 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
                 ["TTGIR: no ttng.warp_group_dot after tritongpu-accelerate-matmul"],
                 dot_rows=small_dot))
         small = _small_tile(module, launch, extents, values, backend)
-        if small is not None and not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents)
+        if small is not None and not (reduces_one_tile(kernel, module.constants)
+                                      or walks_own_items(module, launch, extents)
                                       or strided_items(module, launch, extents)):
             elements, threads = small
             walks = _walks_tiles(kernel)
@@ -210,6 +211,15 @@ def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
     warps = launch_value(module, launch, "num_warps")
     threads = 32 * (warps if isinstance(warps, int) else 4)
     return (elements, threads) if elements < 128 or (backend == "cuda" and elements <= threads) else None
+
+
+def _literal_width(kernel: JitKernel) -> int | None:
+    """The widest tl.arange when every arange of the kernel has literal bounds (the program's
+    row is written as `tl.arange(0, 32)`, not sized by a constexpr), else None."""
+    widths = [a.args[1].value - a.args[0].value for a in kernel.calls("arange")
+              if len(a.args) == 2 and all(isinstance(x, ast.Constant) and isinstance(x.value, int)
+                                          for x in a.args)]
+    return max(widths) if widths and len(widths) == len(kernel.calls("arange")) else None
 
 
 def _loops(kernel: JitKernel) -> list[ast.For | ast.While]:
@@ -266,13 +276,27 @@ def strided_items(module: KernelModule, launch: Launch, extents: set[str]) -> bo
     return False
 
 
-def reduces_one_tile(kernel: JitKernel) -> bool:
+def reduces_one_tile(kernel: JitKernel, constants: dict[str, int] | None = None) -> bool:
     """The kernel reduces its tile (a tl.sum / max / min / reduce) and no loop in it touches
     memory: each program's tile is one reduction unit (a row, a group, a head), so it cannot
     simply grow. A loop over values already in registers (a bisection for a row's scale, a
-    fixed number of refinement steps) is still work on that one tile."""
-    return not any(_touches_memory(loop) for loop in _loops(kernel)) and any(
+    fixed number of refinement steps) is still work on that one tile, and so is a fixed chain of
+    steps that reads only where the data points (a hash chain's table rows)."""
+    return not any(_touches_memory(loop) and not _gather_chain(kernel, loop, constants or {})
+                   for loop in _loops(kernel)) and any(
         dotted(c.func).startswith(("tl.", "triton.language.")) for c in kernel.calls(*REDUCE_OPS))
+
+
+def _gather_chain(kernel: JitKernel, loop: ast.For | ast.While, constants: dict[str, int]) -> bool:
+    """A loop of a fixed number of steps whose every memory access is at an address computed from
+    loaded data (`dag + page * 32 + w`, `page` from the mix the last step read): a chain of
+    dependent reads for the program's one item, not a walk along a row a bigger tile could cover."""
+    if not _fixed_trip_count(kernel, loop, constants):
+        return False
+    loaded = bound_to_call(kernel, "load")
+    ops = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and call_name(n) in MEMORY_OPS]
+    return all((p := pointer_of(op)) is not None and (names_in(p) | depends_on(kernel, p)) & loaded
+               for op in ops)
 
 
 def _touches_memory(loop: ast.For | ast.While) -> bool:
@@ -289,11 +313,14 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
         kernel = module.kernels[launch.kernel]
         extents = arange_params(kernel)
         strided = strided_items(module, launch, extents)
-        if not (reduces_one_tile(kernel) or walks_own_items(module, launch, extents) or strided):
+        one_tile = reduces_one_tile(kernel, module.constants)
+        if not (one_tile or walks_own_items(module, launch, extents) or strided):
             continue
         if _one_program(module, launch):
             continue  # one program in all (a finalize over a few partials): no rows to group
         values = _block_values(module, launch)
+        if not extents and (widest := _literal_width(kernel)):
+            extents, values = {"literal arange"}, {"literal arange": widest}  # `tl.arange(0, 32)`
         small = _small_tile(module, launch, extents, values, backend)
         if small is None:
             continue
@@ -301,7 +328,7 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
         sizes = ", ".join(f"{n}={values[n]}" for n in sorted(extents))
         lanes = f"with {threads} threads" if backend == "cuda" else "on a vector core"
         shape = (f"reduces one {elements}-element tile per program ({sizes}) {lanes} and no loop "
-                 "over memory" if reduces_one_tile(kernel) else
+                 "walking its row" if one_tile else
                  f"gives each program one item a stride apart: a {elements}-element tile ({sizes}, "
                  f"next_power_of_2 of a size known at run time) {lanes} and no loop over memory"
                  if strided else
@@ -327,14 +354,16 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
 SCALAR_PROGRAM_ACCESSES = 4  # scalar loads and stores a program makes before it is a ported loop body
 
 
-def _fixed_trip_count(kernel: JitKernel, loop: ast.For | ast.While) -> bool:
-    """A `for` over a range whose bounds are literals or constexpr parameters (a fixed chain of
-    steps, a joint per step): the program's work cannot grow along it."""
+def _fixed_trip_count(kernel: JitKernel, loop: ast.For | ast.While,
+                      constants: dict[str, int] | None = None) -> bool:
+    """A `for` over a range whose bounds are literals, module constants or constexpr parameters
+    (a fixed chain of steps, a joint per step): the program's work cannot grow along it."""
     if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
             or call_name(loop.iter) not in ("range", "static_range"):
         return False
     names = {n.id for a in loop.iter.args for n in ast.walk(a) if isinstance(n, ast.Name)}
-    return all((p := kernel.param(n)) is not None and p.constexpr for n in names)
+    return all(n in (constants or {}) or (p := kernel.param(n)) is not None and p.constexpr
+               for n in names)
 
 
 def _one_program(module: KernelModule, launch: Launch) -> bool:
@@ -372,7 +401,7 @@ def _scalar_program(module: KernelModule, launch: Launch) -> Match | None:
     accesses = len(kernel.calls(*MEMORY_OPS))
     if not _record_tiles_only(kernel) or accesses < SCALAR_PROGRAM_ACCESSES:
         return None
-    if not all(_fixed_trip_count(kernel, loop) for loop in _loops(kernel)):
+    if not all(_fixed_trip_count(kernel, loop, module.constants) for loop in _loops(kernel)):
         return None  # a loop over data-sized work: a walk to tile or a recurrence to scan
     if _one_program(module, launch):
         return None
@@ -880,6 +909,17 @@ def statistic_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
+def looped_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
+    """(earlier, later) kernels of one launcher where the later, launched in a host loop the
+    earlier is not in, reads what the earlier writes (an init kernel, then the rounds of an
+    iteration): the hand-over is paid once against every round, not a fusion left undone."""
+    return frozenset((earlier.kernel, later.kernel) for i, later in enumerate(module.launches)
+                     for earlier in module.launches[:i]
+                     if earlier.launcher is not None and earlier.launcher is later.launcher
+                     and earlier.kernel != later.kernel and _looped_reader(earlier, later)
+                     and _bound_names(module, earlier, written=True) & _bound_names(module, later, written=False))
+
+
 def _statistic_pair(module: KernelModule, earlier: Launch, later: Launch) -> bool:
     """The later launch reads whole some buffer the earlier one writes (`reads_whole`)."""
     handed = _bound_names(module, earlier, written=True) & _bound_names(module, later, written=False)
@@ -937,6 +977,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     continue  # a cast kernel's round trip: the host-casts finding names it
                 if shared and reads_whole(module, later, shared):
                     continue  # a statistic every program of the second pass needs whole
+                if shared and _looped_reader(earlier, later):
+                    continue  # one round trip against a loop of launches: the loop is the cost
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -961,6 +1003,16 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
             matches += _rereads(module, launches)
     matches += _handed_between_helpers(module, by_launcher)
     return matches + _handed_across_functions(module, {m.line for m in matches})
+
+
+def _looped_reader(earlier: Launch, later: Launch) -> bool:
+    """`later` runs inside a host loop that `earlier` is not in (`init[grid](lab)` once, then
+    `for rnd in range(n): relax[grid](lab, ...)`): the hand-over is paid once against every
+    iteration's launch, so fusing the two removes a sliver of the work."""
+    from diagnose.triage.detectors.host import _enclosing_loop  # host.py reads this module
+
+    loop = _enclosing_loop(later.launcher, later.call) if later.launcher is not None else None
+    return loop is not None and not any(c is earlier.call for c in ast.walk(loop))
 
 
 def _cast_step(module: KernelModule, *launches: Launch) -> bool:

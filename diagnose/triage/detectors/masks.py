@@ -559,6 +559,9 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
             causal = causal or _narrower_bound(kernel, cond, value_loads)
             # a compare the loads' own masks already hold skipped those elements at the load
             causal = [c for c in causal if not _in_load_masks(kernel, c, value_loads)]
+            if causal and _lane_pick(kernel, where, causal):
+                # reading one lane of a tile the kernel uses whole: nothing was read for it alone
+                value_loads = {n for n in value_loads if not _used_beyond(kernel, n, where)}
             if not causal or not value_loads:
                 continue
             matches.append(_match(
@@ -572,6 +575,22 @@ def mask_after_load(module: KernelModule, backend: str) -> list[Match]:
         matches += _span_products(module, kernel, loaded)
         matches += _loads_past_the_answer(module, kernel)
     return matches
+
+
+def _lane_pick(kernel: JitKernel, where: ast.Call, causal: list[ast.Compare]) -> bool:
+    """`tl.sum(tl.where(lanes == i, x, 0), axis=0)`: every dropping compare is an equality and the
+    select is reduced at once: it reads lane `i` of `x`, a register pick, not a bound."""
+    equal = all(len(c.ops) == 1 and isinstance(c.ops[0], ast.Eq) for c in causal)
+    return equal and any(isinstance(n, ast.Call) and call_name(n) in REDUCE_OPS and n.args
+                         and n.args[0] is where for n in ast.walk(kernel.node))
+
+
+def _used_beyond(kernel: JitKernel, name: str, where: ast.Call) -> bool:
+    """`name` is read somewhere other than inside `where` (`mix = mix * p ^ item` after the
+    pick): the kernel needs the whole tile, so its load reads nothing for the pick alone."""
+    inside = {id(n) for n in ast.walk(where)}
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+               and id(n) not in inside for n in ast.walk(kernel.node))
 
 
 def _loads_past_the_answer(module: KernelModule, kernel: JitKernel) -> list[Match]:

@@ -1283,7 +1283,10 @@ def _int_constants(module: ast.Module) -> dict[str, int]:
     for stmt in module.body:
         if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)):
-            value = evaluate(stmt.value, constants)
+            spelled = stmt.value
+            if isinstance(spelled, ast.Call) and call_name(spelled) == "constexpr" and len(spelled.args) == 1:
+                spelled = spelled.args[0]  # `ACCESSES = tl.constexpr(64)` is the kernel's 64
+            value = evaluate(spelled, constants)
             if isinstance(value, int):
                 constants[stmt.targets[0].id] = value
     return constants
