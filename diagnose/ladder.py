@@ -1099,10 +1099,22 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
                   or (saved is not None and f.rewrite_family not in explained
                       and _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(saved)))
              and (also is None or f.evidence.get("of_time")
-                  or _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(also))]
+                  or _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(also))
+             and not _same_access(f, hypothesis)]
     # two readings of one measure (the same loads, the same share): the one a source idiom also
     # names is seen twice
     return max(heavy, key=lambda f: (f.confidence, f.rewrite_family in idioms), default=None)
+
+
+def _same_access(traced: Finding, hypothesis: Finding) -> bool:
+    """The trace measured the very access the confirmed hypothesis is about (a gather through
+    loaded indices whose addresses happened to step evenly in the run): one access read two
+    ways, not traffic going elsewhere; the source says what the access is."""
+    if hypothesis.rewrite_family != "contiguous-load-gather":
+        return False
+    line, first = traced.location.get("line"), hypothesis.location.get("line")
+    last = hypothesis.location.get("end_line") or first
+    return isinstance(line, int) and isinstance(first, int) and first <= line <= last
 
 
 WEAK_CONFIRMED = 0.5  # a hypothesis this unsure is not made the answer by the IR alone

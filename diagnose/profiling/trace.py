@@ -1367,6 +1367,7 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
     times the launch's share of the traffic."""
     found = []
     searches: dict[str, set[int]] = {}  # each source file parsed once
+    choices: dict[str, set[int]] = {}
     for sel in report.get("selects") or []:
         counts = [v for v in (sel.get("per_program") or {}).values() if v[0] >= MIN_SELECT_STEPS]
         steps, dropped = sum(v[0] for v in counts), sum(v[1] for v in counts)
@@ -1378,6 +1379,9 @@ def _dropped_step_findings(report: dict, rows: list[dict], total: float, path: s
         file = path if Path(sel.get("file") or path).name == Path(path).name else sel["file"]
         if file not in searches:
             searches[file] = _key_searches(file)
+            choices[file] = _choices(file)
+        if sel["line"] in choices[file]:
+            continue  # the other operand is computed from the data too: a choice, nothing dropped
         walked = _sorted_walk(rows, sel["launch"])
         if sel["line"] in searches[file] and walked is not None:
             found.append(_finding(
@@ -1448,6 +1452,32 @@ def _key_searches(file: str) -> set[int]:
                     todo += [st.value for st in kernel.assigns.get(name, [])
                              if getattr(st, "value", None) is not None and name not in loaded]
             if found:
+                lines.add(call.lineno)
+    return lines
+
+
+def _choices(file: str) -> set[int]:
+    """Lines of the tl.where calls in `file` whose value when the condition fails is computed
+    from what the kernel loaded (`tl.where(abs(d) >= f, one_sided, two_sided)`): a choice
+    between two results per lane, where a lane the condition does not keep still has its
+    answer; not a fill that throws a tile's work away. Empty when the file cannot be read."""
+    module = _kernel_model(file)
+    if module is None:
+        return set()
+    lines = set()
+    for kernel in module.kernels.values():
+        loaded = bound_to_call(kernel, "load")
+        # `acc = tl.where(keep, acc + x, acc)` keeps the old value where the condition fails:
+        # that step's work is thrown away, as a fill would; only a fresh result is a choice
+        carried = {id(n.value) for n in ast.walk(kernel.node) if isinstance(n, ast.Assign)
+                   and isinstance(n.value, ast.Call) and call_name(n.value) == "where"
+                   and len(n.value.args) > 2 and names_in(n.value.args[2])
+                   & {t.id for t in n.targets if isinstance(t, ast.Name)}}
+        for call in kernel.calls("where"):
+            other = call.args[2] if len(call.args) > 2 and id(call) not in carried else None
+            if other is not None and (names_in(other) & loaded or depends_on(kernel, other) & loaded
+                                      or any(isinstance(c, ast.Call) and call_name(c) == "load"
+                                             for c in ast.walk(other))):
                 lines.add(call.lineno)
     return lines
 

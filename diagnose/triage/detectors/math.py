@@ -123,6 +123,17 @@ def _table_against_elements(kernel: JitKernel, cmp: ast.Compare, inside: set[str
     return sorted(table) == [False, True] and any(elements(s) and not t for s, t in zip(sides, table, strict=True))
 
 
+SIZED_WALK = 0.6  # a table walk whose length the kernel read from memory
+
+
+def _data_sized(kernel: JitKernel, loop: ast.For, loads: set[str]) -> bool:
+    """The loop's range bounds read memory: a loaded name, or a load written in the range."""
+    bounds = loop.iter.args if isinstance(loop.iter, ast.Call) else []
+    return any(names_in(b) & loads or depends_on(kernel, b) & loads
+               or any(isinstance(c, ast.Call) and call_name(c) == "load" for c in ast.walk(b))
+               for b in bounds)
+
+
 @detector("linear-table-scan")
 def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
     """A loop over a second tensor (a table of boundaries, a CDF, offsets) whose every entry, or
@@ -137,6 +148,9 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
         counted: set[int] = set()  # a count in nested loops is one finding
         for loop in (n for n in ast.walk(kernel.node) if isinstance(n, ast.For)):
             loop_vars = names_in(loop.target)
+            # a walk as long as a length the kernel read (`range(0, tl.max(cnt))`): the table is
+            # data, sized only at run time, and every element pays its whole length
+            confidence = SIZED_WALK if _data_sized(kernel, loop, loads) else 0.55
             entry_loads = [s for s in ast.walk(loop) if isinstance(s, ast.Assign)
                            and any(call_name(c) == "load" for c in ast.walk(s.value))
                            and _indexed_by(kernel, s.value, loop_vars)]
@@ -153,7 +167,7 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                         "index list intersected pair by pair)" if isinstance(cmp.ops[0], ast.Eq) else
                         "the entries of a table it walks in a loop")
                 matches.append(_match(
-                    module, kernel, aug, "linear-table-scan", 0.55,
+                    module, kernel, aug, "linear-table-scan", confidence,
                     f"`{kernel.name}` counts, for each element, {what} "
                     f"(`{ast.unparse(aug)[:70]}`): the element's rank in the table costs one compare per "
                     "entry, so the kernel's time grows with the table's length; a sorted table gives the "
@@ -167,7 +181,7 @@ def linear_table_scan(module: KernelModule, backend: str) -> list[Match]:
                 stmt, does, cost, needed = lookup
                 counted.add(id(loop))
                 matches.append(_match(
-                    module, kernel, stmt, "linear-table-scan", 0.55,
+                    module, kernel, stmt, "linear-table-scan", confidence,
                     f"`{kernel.name}` {does} (`{ast.unparse(stmt)[:70]}`): {cost}", needed,
                     value_lines=entry_lines))
         for call in kernel.calls("sum"):  # the whole table at once: an outer compare, counted
