@@ -159,3 +159,88 @@ def test_two_launches_in_sequence_still_hand_over_a_buffer():
 def test_a_module_constexpr_constant_is_a_module_integer():
     module = build_model(CHAIN.format(warps=1), "k.py", ast.parse(CHAIN.format(warps=1)))
     assert module.constants.get("STEPS") == 16
+
+
+# each element's rank in a table its program walks, the walk as long as a count read from memory
+RANK_WALK = HEADER + '''
+
+@triton.jit
+def rank(x, table, first, count, out, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    live = i < n
+    v = tl.load(x + i, mask=live, other=0.0)
+    start = tl.load(first + i, mask=live, other=0)
+    cnt = tl.load(count + i, mask=live, other=0)
+    below = tl.zeros([BLOCK], dtype=tl.int32)
+    for k in range(0, {bound}):
+        p = tl.load(table + start + k, mask=k < cnt, other=float("inf"))
+        below += (p <= v).to(tl.int32)
+    tl.store(out + i, below, mask=live)
+
+
+def run(x, table, first, count):
+    n = x.shape[0]
+    out = torch.empty(n, dtype=torch.int32)
+    rank[(triton.cdiv(n, 128),)](x, table, first, count, out, n, BLOCK=128)
+    return out
+'''
+
+
+def _scan_confidence(source: str) -> float:
+    return max(f.confidence for f in triage(source, "k.py", "cuda").findings
+               if f.rewrite_family == "binary-search-sorted-bounds")
+
+
+def test_a_table_walk_as_long_as_a_loaded_count_weighs_more_than_a_fixed_one():
+    sized = _scan_confidence(RANK_WALK.format(bound="tl.max(cnt, axis=0)"))
+    fixed = _scan_confidence(RANK_WALK.format(bound="64"))
+    assert sized > fixed
+    # and more than a data-dependent mask on the same walk, which it used to tie with
+    masks = [f.confidence for f in triage(RANK_WALK.format(bound="tl.max(cnt, axis=0)"), "k.py", "cuda").findings
+             if f.rewrite_family == "select-instead-of-data-mask"]
+    assert all(sized > m for m in masks)
+
+
+CHOICE = HEADER + '''
+
+@triton.jit
+def pick(a, b, out, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(a + i)
+    y = tl.load(b + i)
+    one = x + 1.0
+    two = tl.sqrt(x * y)
+    t = tl.where(x > y, one, two)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    acc = tl.where(x > 0, acc + y, acc)
+    z = tl.where(x < y, x, 0.0)
+    tl.store(out + i, t + acc + z)
+'''
+
+
+def test_a_select_between_two_computed_values_is_a_choice(tmp_path):
+    from diagnose.profiling.trace import _choices
+
+    path = tmp_path / "k.py"
+    path.write_text(CHOICE)
+    lines = CHOICE.splitlines()
+    choice = next(n for n, line in enumerate(lines, 1) if "tl.where(x > y" in line)
+    kept = next(n for n, line in enumerate(lines, 1) if "acc + y, acc" in line)
+    filled = next(n for n, line in enumerate(lines, 1) if "x, 0.0)" in line)
+    found = _choices(str(path))
+    # a fresh result either way is a choice; keeping the old value or a constant fill throws work away
+    assert choice in found and kept not in found and filled not in found
+
+
+def test_a_trace_stride_on_the_gather_itself_does_not_overrule_it():
+    from diagnose.evidence import Finding
+    from diagnose.ladder import _same_access
+
+    def finding(family: str, line: int, end: int | None = None) -> Finding:
+        return Finding(tier=1, kind="pattern", card_id="", rewrite_family=family, message="",
+                       confidence=0.7, location={"path": "k.py", "line": line, "end_line": end})
+
+    gather = finding("contiguous-load-gather", 23, 24)
+    assert _same_access(finding("coalesce-contiguous-axis", 23), gather)
+    assert not _same_access(finding("coalesce-contiguous-axis", 40), gather)
+    assert not _same_access(finding("coalesce-contiguous-axis", 23), finding("vectorize-loads", 23))
