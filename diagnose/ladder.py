@@ -25,6 +25,7 @@ from diagnose.ir import IRCapture, IRCaptureError, attribute, capture_ascend, ca
 from diagnose.ir.cache import cached
 from diagnose.ir.estimate import MARGIN, Estimate, estimate
 from diagnose.ir.tier import (
+    ARITHMETIC_BOUND,
     CAUSE_SYMPTOMS,
     DOT_CARDS,
     EFFECT_SYMPTOMS,
@@ -1088,6 +1089,10 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
                  if c in ctx.cards} if fact is not None else set()
     kin = next((g for g in KINDRED_FAMILIES if hypothesis.rewrite_family in g), frozenset())
     idioms = _source_idioms(first) if first else set()
+    # a task whose cost model computes far more per byte than the ridge spends its time on
+    # arithmetic: where its bytes go says nothing of where its time goes
+    guess = estimate(ctx.target.task_dir, ctx.options.size, ctx.backend)
+    arithmetic = guess is not None and guess.intensity >= ARITHMETIC_BOUND * guess.ridge
     # within a kindred group the idiom says which form the mechanism takes, unless the idiom
     # of another form is seen in the source too and the trace weighed it in time against all
     # the kernels' work (shares of bytes within one mechanism do not tell its forms apart)
@@ -1100,10 +1105,18 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
                       and _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(saved)))
              and (also is None or f.evidence.get("of_time")
                   or _gain(f.evidence.get("share", 0.0)) >= MEASURED_TWICE * _gain(also))
-             and not _same_access(f, hypothesis)]
+             and not _same_access(f, hypothesis)
+             and not (arithmetic and f.rewrite_family in BYTES_FAMILIES and not f.evidence.get("of_time"))]
     # two readings of one measure (the same loads, the same share): the one a source idiom also
     # names is seen twice
     return max(heavy, key=lambda f: (f.confidence, f.rewrite_family in idioms), default=None)
+
+
+# what a trace measures as bytes moved (where they go, how many passes): no measure of the time
+# of a task bound by its arithmetic (the dropped steps of a tile, a walk's steps, are work)
+BYTES_FAMILIES = frozenset({"fuse-launches", "drop-host-copies", "allocate-empty-output",
+                            "cast-inside-kernel", "coalesce-contiguous-axis", "contiguous-load-gather",
+                            "load-contiguous-transpose-on-chip", "vectorize-loads"})
 
 
 def _same_access(traced: Finding, hypothesis: Finding) -> bool:

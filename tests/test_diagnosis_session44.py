@@ -244,3 +244,60 @@ def test_a_trace_stride_on_the_gather_itself_does_not_overrule_it():
     assert _same_access(finding("coalesce-contiguous-axis", 23), gather)
     assert not _same_access(finding("coalesce-contiguous-axis", 40), gather)
     assert not _same_access(finding("coalesce-contiguous-axis", 23), finding("vectorize-loads", 23))
+
+
+# a block of items per program, each item's state iterated in registers for a run-time number of
+# rounds; the launch leaves num_warps at its default of 4 for a 32-item tile
+HASH_ROUNDS = HEADER + '''
+
+@triton.jit
+def prepare(src, state, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(state + i, tl.load(src + i, mask=i < n, other=0) ^ 0x5BD1E995, mask=i < n)
+
+
+@triton.jit
+def rounds(state, salt, out, n, steps, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    c4 = tl.arange(0, 4)
+    s = tl.sum(tl.where(c4 == 0, tl.load(salt + c4), 0))
+    a = tl.load(state + i, mask=i < n, other=0).to(tl.uint32)
+    b = a ^ s
+    for _ in range(steps):
+        {body}
+    tl.store(out + i, (a ^ b).to(tl.int32), mask=i < n)
+
+
+def run(src, salt, steps):
+    n = src.shape[0]
+    state = torch.empty_like(src)
+    out = torch.empty_like(src)
+    grid = (triton.cdiv(n, 32),)
+    prepare[grid](src, state, n, BLOCK=32)
+    rounds[grid](state, salt, out, n, steps, BLOCK=32)
+    return out
+'''
+MIXING = "\n        ".join(["a = (a << 7) ^ (a >> 25) ^ b", "b = (b + a * 0x01000193) ^ (b >> 13)",
+                         "a = a + (b ^ (a << 3)) + 0x9E3779B9", "b = (b << 11) ^ (b >> 21) ^ a"] * 5)
+
+
+def _resolved(source: str) -> dict:
+    return {k: {"BLOCK": 32, "num_warps": 4, "programs": 64} for k in ("prepare", "rounds")}
+
+
+def test_duplicated_warps_over_an_arithmetic_loop_are_the_kernels_time():
+    source = HASH_ROUNDS.format(body=MIXING)
+    found = triage(source, "k.py", "cuda", resolved=_resolved(source)).findings
+    warps = [f for f in found if f.rewrite_family == "num-warps-tuning"]
+    assert warps and max(f.confidence for f in warps) >= 0.8
+    # the hand-over to a kernel that computes for a run-time number of rounds is a sliver of it
+    assert "fuse-launches" not in [f.rewrite_family for f in found]
+    # a reduction over a 4-wide literal record does not make the 32-item block one row
+    assert "multi-row-programs" not in [f.rewrite_family for f in found]
+
+
+def test_a_light_loop_leaves_the_warps_finding_as_it_was():
+    source = HASH_ROUNDS.format(body="a = a ^ b")
+    found = triage(source, "k.py", "cuda", resolved=_resolved(source)).findings
+    assert max(f.confidence for f in found if f.rewrite_family == "num-warps-tuning") == 0.5
+    assert "fuse-launches" in [f.rewrite_family for f in found]

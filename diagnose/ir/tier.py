@@ -278,6 +278,9 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
         # init kernel): the hand-over is one pass against every iteration's work
         looped = capture.launch_counts.get(hop.get("consumer"), 1) >= \
             MANY_READERS * capture.launch_counts.get(hop.get("producer"), 1)
+        # a task whose cost model does far more arithmetic per byte than the ridge (a hash
+        # chain, an iterated solve) spends its time computing: a hand-over of bytes is a sliver
+        looped = looped or (estimate is not None and estimate.intensity >= ARITHMETIC_BOUND * estimate.ridge)
         out.append(Finding(
             tier=TIER, kind="launch-chain", card_id=card, rewrite_family=family,
             message=(f"the launcher hands a buffer it allocated from {hop['producer']} "
@@ -295,6 +298,7 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
     return out
 
 
+ARITHMETIC_BOUND = 10  # times the ridge: a task this far above it is bound by its arithmetic
 MANY_READERS = 8  # launches of the consumer per producer launch: the hand-over is a sliver of it
 SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
 # An input read again by a second launch costs one more pass over it: a heavy symptom only when

@@ -213,6 +213,17 @@ def _small_tile(module: KernelModule, launch: Launch, extents: set[str],
     return (elements, threads) if elements < 128 or (backend == "cuda" and elements <= threads) else None
 
 
+def _reduces_sized(kernel: JitKernel) -> bool:
+    """Some reduction of the kernel reduces a tile whose shape is not all literal: one sized by
+    a constexpr (or not known), the program's own tile."""
+    shapes = ShapeInference(kernel)
+    for call in kernel.calls(*REDUCE_OPS):
+        shape = shapes.shape(call.args[0], call.lineno) if call.args else None
+        if shape is None or not all(isinstance(d, int) for d in shape):
+            return True
+    return False
+
+
 def _literal_width(kernel: JitKernel) -> int | None:
     """The widest tl.arange when every arange of the kernel has literal bounds (the program's
     row is written as `tl.arange(0, 32)`, not sized by a constexpr), else None."""
@@ -313,7 +324,9 @@ def row_per_program(module: KernelModule, backend: str) -> list[Match]:
         kernel = module.kernels[launch.kernel]
         extents = arange_params(kernel)
         strided = strided_items(module, launch, extents)
-        one_tile = reduces_one_tile(kernel, module.constants)
+        # (a reduction over a small literal record, `tl.sum(tl.where(c4 == 0, salt, 0))`, reads
+        # one item's constant, not the program's tile: the tile may well be a block of items)
+        one_tile = reduces_one_tile(kernel, module.constants) and (not extents or _reduces_sized(kernel))
         if not (one_tile or walks_own_items(module, launch, extents) or strided):
             continue
         if _one_program(module, launch):
@@ -716,14 +729,34 @@ def num_warps_exceed_tile(module: KernelModule, backend: str) -> list[Match]:
         for v in tile:
             elements *= v  # type: ignore[operator]
         if warps * 32 > elements:
+            heavy = arithmetic_loop(kernel)
             matches.append(_launch_match(
-                module, launch, "num-warps", 0.5,
+                module, launch, "num-warps", 0.8 if heavy is not None else 0.5,
                 f"num_warps={warps} gives {warps * 32} threads for a {elements}-element "
-                "tile, so threads hold duplicated elements and do redundant work.",
+                "tile, so threads hold duplicated elements and do redundant work"
+                + (f": the loop at line {heavy.lineno} is arithmetic only (no memory access), so "
+                   f"the kernel's time is that loop, and {warps * 32 // max(elements, 1)}x of it "
+                   "is the duplicates'." if heavy is not None else "."),
                 ["TTGIR: blocked layout with replicated warpsPerCTA on the tile",
                  "profile: timing with num_warps lowered to fit the tile"],
                 num_warps=warps, tile_elements=elements))
     return matches
+
+
+ARITHMETIC_STEP = 64  # arithmetic operations in one step of a loop that touches no memory
+
+
+def arithmetic_loop(kernel: JitKernel) -> ast.For | None:
+    """A loop over a range known only at run time whose body touches no memory and does at
+    least ARITHMETIC_STEP operations per step (an iterated hash, a fixed-point solve held in
+    registers): the kernel's time is that arithmetic, whatever it moves around it."""
+    for loop in _loops(kernel):
+        if not isinstance(loop, ast.For) or _touches_memory(loop) or _fixed_trip_count(kernel, loop):
+            continue
+        ops = sum(isinstance(n, ast.BinOp | ast.UnaryOp) for n in ast.walk(loop))
+        if ops >= ARITHMETIC_STEP:
+            return loop
+    return None
 
 
 FEW_WARPS = 2             # num_warps at or below this is "one or two warps"
@@ -979,6 +1012,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     continue  # a statistic every program of the second pass needs whole
                 if shared and _looped_reader(earlier, later):
                     continue  # one round trip against a loop of launches: the loop is the cost
+                if shared and arithmetic_loop(module.kernels[later.kernel]) is not None:
+                    continue  # the reader's time is a loop of arithmetic: the bytes are a sliver
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.

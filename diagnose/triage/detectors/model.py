@@ -1807,6 +1807,10 @@ class ShapeInference:
         self.kernel = kernel
         self._busy: set[int] = set()
         self._names: set[str] | None = None
+        # shapes already worked out, by (name, line): a chain of reassignments (`a = f(a, b)`,
+        # `b = g(a, b)`, a hash's rounds) reaches each earlier value along many paths
+        self._known: dict[tuple[str, int], Shape | None] = {}
+        self._cycles = 0  # busy nodes met: a result reached through a cycle is not kept
 
     def _stored(self) -> set[str]:
         """Every name the kernel's body binds (by any statement)."""
@@ -1828,14 +1832,25 @@ class ShapeInference:
         return before[-1] if before else (plain[0] if plain else None)
 
     def shape(self, node: ast.expr | None, line: int | None = None) -> Shape | None:
-        if node is None or id(node) in self._busy:
+        if node is None:
+            return None
+        if id(node) in self._busy:
+            self._cycles += 1
             return None
         line = line if line is not None else getattr(node, "lineno", 10**9)
+        # by name, not node: callers build throwaway Name nodes whose ids come back reused
+        key = (node.id, line) if isinstance(node, ast.Name) else None
+        if key is not None and key in self._known:
+            return self._known[key]
         self._busy.add(id(node))
+        cycles = self._cycles
         try:
-            return self._shape(node, line)
+            found = self._shape(node, line)
         finally:
             self._busy.discard(id(node))
+        if key is not None and self._cycles == cycles:
+            self._known[key] = found
+        return found
 
     def _shape(self, node: ast.expr, line: int) -> Shape | None:
         if isinstance(node, ast.Constant):
