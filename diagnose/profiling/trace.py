@@ -1976,6 +1976,13 @@ def _carried_reads(name: str, values: dict[str, list], carried: set[str]) -> set
     return out
 
 
+def _unsorted(row: dict) -> bool:
+    """An integer table whose tiles the run read mostly out of order (dose voxels, not bucket
+    bounds): no binary search can replace scanning it."""
+    keys = row.get("keys")
+    return bool(keys) and keys["execs"] >= 2 and 2 * keys["sorted"] <= keys["execs"]
+
+
 def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> list[Finding]:
     """Two ways a program walks memory in a loop: one element per step with a store per step
     (a recurrence carried in a scalar), and a table every sampled program reads whole, step by
@@ -2016,7 +2023,7 @@ def _walk_findings(report: dict, rows: list[dict], total: float, path: str) -> l
             # streamed, not searched: its values must meet a comparison or a min/max)
             if (r["op"] == "load" and len(spans) >= 3 and len(set(spans)) == 1
                     and min(r["execs"]) >= SHARED_STEPS and share >= 0.5
-                    and not _has_dot(report, launch) and compared(r["line"])):
+                    and not _has_dot(report, launch) and compared(r["line"]) and not _unsorted(r)):
                 found.append(_finding(
                     "common-linear-table-scan", "binary-search-sorted-bounds",
                     f"Traced on the CPU, every sampled program of {r['kernel']} loads the same "

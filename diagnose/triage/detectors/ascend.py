@@ -275,6 +275,8 @@ def _integer_valued(kernel: JitKernel, node: ast.expr, line: ast.AST, depth: int
         stmts = bindings_before(kernel, node.id, line)
         value = getattr(stmts[0], "value", None) if len(stmts) == 1 else None
         return value is not None and _integer_valued(kernel, value, line, depth + 1)
+    if isinstance(node, ast.Subscript):  # `d[None, :]`: the same values, broadcast
+        return _integer_valued(kernel, node.value, line, depth + 1)
     if isinstance(node, ast.Call) and call_name(node) == "to" and node.args:
         return ast.unparse(node.args[0]).rsplit(".", 1)[-1] in _INT_CAST
     if isinstance(node, ast.Call) and call_name(node) == "load":

@@ -990,9 +990,20 @@ def prefix_consumed(kernel: JitKernel, loop: ast.For | ast.While,
         # a state held per lane (a tile) is a recurrence each lane runs over one item per step:
         # the lanes are already parallel, and the walk is no one-element scan
         used = {n for n in used if not is_tile(shapes.shape(name_node(n), stmt.lineno))}
+        # a state whose own update reads the sum (`ux` from the field gathered at `x`, then
+        # `x += h * ux`: an ODE integrated step by step) is one coupled recurrence, no prefix
+        # sum a scan could take apart
+        used = {n for n in used if not _reads_the_sum(kernel, body, n, stmt.target.id)}
         if used and stmt.target.id in carried:
             return sorted(used)[0], stmt
     return None
+
+
+def _reads_the_sum(kernel: JitKernel, body: list[ast.stmt], state: str, total: str) -> bool:
+    """Some update of `state` in the loop reads `total`, directly or through names (addresses
+    included: a gather at the position the sum holds)."""
+    return any(total in names_in(stmt.value) | depends_on(kernel, stmt.value)  # type: ignore[attr-defined]
+               for stmt in body if state in _assigned_names(stmt))
 
 
 def _walks_a_table(loop: ast.For | ast.While, shapes: ShapeInference) -> bool:
