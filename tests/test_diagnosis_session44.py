@@ -301,3 +301,54 @@ def test_a_light_loop_leaves_the_warps_finding_as_it_was():
     found = triage(source, "k.py", "cuda", resolved=_resolved(source)).findings
     assert max(f.confidence for f in found if f.rewrite_family == "num-warps-tuning") == 0.5
     assert "fuse-launches" in [f.rewrite_family for f in found]
+
+
+# one track per program: a position advanced by a velocity whose update reads the field at the
+# position (an ODE integrated step by step), against a velocity stepped independently of it
+TRACK = HEADER + '''
+
+@triton.jit
+def propagate(x0, field, steps, out, n_cells):
+    t = tl.program_id(0)
+    x = tl.load(x0 + t)
+    ux = tl.load(x0 + t + 1)
+    for k in range(0, tl.load(steps + t)):
+        {update}
+        x += 0.5 * ux
+    tl.store(out + t, x)
+'''
+COUPLED = "ux = ux + 0.1 * tl.load(field + (x.to(tl.int32) % n_cells))"
+FREE = "ux = ux * 0.9 + tl.load(field + k)"
+
+
+def test_a_state_that_reads_the_running_sum_is_no_scan():
+    assert "use-associative-scan" not in _families(TRACK.format(update=COUPLED))
+    assert "use-associative-scan" in _families(TRACK.format(update=FREE))
+
+
+INT_OUTER = HEADER + '''
+
+@triton.jit
+def dvh(dose, thr, out, n, P: tl.constexpr, BLOCK: tl.constexpr):
+    pts = tl.program_id(0) * P + tl.arange(0, P)
+    t = tl.load(thr + pts, other=0)
+    hits = tl.zeros([P], dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        d = tl.load(dose + offs, mask=offs < n, other=-1)
+        above = d[None, :] > t[:, None]
+        hits += tl.sum(above.to(tl.float32), axis=1)
+    tl.store(out + pts, hits)
+'''
+
+
+def test_a_broadcast_integer_tile_compare_is_an_integer_compare_on_ascend():
+    assert "float-compare-mask" in _families(INT_OUTER, "ascend")
+
+
+def test_a_table_read_out_of_order_is_no_binary_search():
+    from diagnose.profiling.trace import _unsorted
+
+    assert _unsorted({"keys": {"execs": 10, "sorted": 2, "mean_run": 1.0}})
+    assert not _unsorted({"keys": {"execs": 10, "sorted": 10, "mean_run": 1.0}})
+    assert not _unsorted({})  # a float table: no keys recorded, nothing ruled out
