@@ -1428,17 +1428,19 @@ def _conditions(kernel: JitKernel) -> list[tuple[ast.Call, ast.AST]]:
     return out
 
 
+def _kernels_and_loads(file: str) -> list[tuple[JitKernel, set[str]]]:
+    """Each kernel of `file` with the names it binds to loads; none when the file cannot be read."""
+    module = _kernel_model(file)
+    return [] if module is None else [(k, bound_to_call(k, "load")) for k in module.kernels.values()]
+
+
 def _key_searches(file: str) -> set[int]:
     """Lines of the selects in `file` (a tl.where, or a condition turned into numbers) whose
     condition tests values read from memory for equality with other values read from memory
     (`a[:, None] == b[None, :]`, through local names): a select that keeps the matches of a
     search. Empty when the file cannot be read."""
-    module = _kernel_model(file)
-    if module is None:
-        return set()
     lines = set()
-    for kernel in module.kernels.values():
-        loaded = bound_to_call(kernel, "load")
+    for kernel, loaded in _kernels_and_loads(file):
         for call, condition in _conditions(kernel):
             todo, seen, found = [condition], set(), False
             while todo and not found:
@@ -1461,12 +1463,8 @@ def _choices(file: str) -> set[int]:
     from what the kernel loaded (`tl.where(abs(d) >= f, one_sided, two_sided)`): a choice
     between two results per lane, where a lane the condition does not keep still has its
     answer; not a fill that throws a tile's work away. Empty when the file cannot be read."""
-    module = _kernel_model(file)
-    if module is None:
-        return set()
     lines = set()
-    for kernel in module.kernels.values():
-        loaded = bound_to_call(kernel, "load")
+    for kernel, loaded in _kernels_and_loads(file):
         # `acc = tl.where(keep, acc + x, acc)` keeps the old value where the condition fails:
         # that step's work is thrown away, as a fill would; only a fresh result is a choice
         carried = {id(n.value) for n in ast.walk(kernel.node) if isinstance(n, ast.Assign)
