@@ -136,9 +136,18 @@ class Context:
     versions: dict[str, str] = field(default_factory=dict)
     priors: dict[str, FamilyPrior] | None = None  # learned from optimize runs (triage/priors.py)
     trace: dict | None = None  # the CPU trace's report, once tier 1 ran it
+    # the task's cost-model estimate, read once (its task.py imported once): see task_estimate
+    _estimate: list = field(default_factory=list, repr=False)
 
     def tier(self, number: int) -> TierResult | None:
         return next((t for t in self.evidence if t.tier == number), None)
+
+    def task_estimate(self) -> Estimate | None:
+        """The task's cost-model estimate at the diagnosis size (None without a cost model),
+        computed on first use and kept: tier 3 and the ladder's checks all read it."""
+        if not self._estimate:
+            self._estimate.append(estimate(self.target.task_dir, self.options.size, self.backend))
+        return self._estimate[0]
 
     def hypotheses(self) -> list[Finding]:
         """Tier-1 pattern matches: what the source suggests, waiting for evidence (not those the
@@ -575,7 +584,7 @@ def tier3(ctx: Context) -> TierResult:
     ctx.versions["compiler"] = ctx.capture.compiler_version
     _reread_source(ctx)
     families = {card_id: card.rewrite_family for card_id, card in ctx.cards.items()}
-    guess = _measured_place(ctx.tier(2)) or estimate(ctx.target.task_dir, ctx.options.size, ctx.backend)
+    guess = _measured_place(ctx.tier(2)) or ctx.task_estimate()
     result = tier3_result(ctx.capture, attribute(ctx.capture), families,
                           time.perf_counter() - started, estimate=guess, value_steps=_value_steps(ctx),
                           partials=_partials(ctx), statistics=_statistic_steps(ctx))
@@ -589,13 +598,18 @@ def tier3(ctx: Context) -> TierResult:
 
 
 CHEAP_FP64_SHARE = 0.1  # of the traced traffic: a kernel carrying less is not where the time goes
+# fp64 ops that run at half the fp32 rate on an H100-class GPU (no software sequence): math of
+# fp64 data made of these alone costs what tier 1's "adds, multiplies and compares" reading does
+CHEAP_FP64_OPS = frozenset({"addf", "subf", "mulf", "negf", "absf", "cmpf", "select", "maxnumf",
+                            "minnumf", "maximumf", "minimumf", "fma", "reduce"})
 
 
 def _cheap_fp64(ctx: Context, ir: TierResult) -> None:
     """fp64 arithmetic the IR shows where it costs little: in a kernel whose fp64 math tier 1 read
     as adds, multiplies and compares only (sums kept in double, half the fp32 rate on an
-    H100-class GPU), or, with no such reading (the fp64 comes from fp64 data), in a kernel the
-    CPU trace measured carrying under CHEAP_FP64_SHARE of the traffic. The mechanism is real,
+    H100-class GPU), or, with no such reading (the fp64 comes from fp64 data), in a kernel whose
+    fp64 ops in the IR are all CHEAP_FP64_OPS or that the CPU trace measured carrying under
+    CHEAP_FP64_SHARE of the traffic. The mechanism is real,
     the cost is not: the symptom weighs as a cheap one at half its confidence."""
     first = ctx.tier(1)
     readings = {(f.location or {}).get("function"): (f.evidence.get("facts") or {}).get("fp64_costly")
@@ -611,8 +625,11 @@ def _cheap_fp64(ctx: Context, ir: TierResult) -> None:
             continue
         kernel = (f.location or {}).get("function")
         costly = readings.get(kernel)
+        ops = f.evidence.get("fp64_ops")
         if costly is False:
             why = "tier 1 read its fp64 math as adds, multiplies and compares only"
+        elif costly is None and ops and set(ops) <= CHEAP_FP64_OPS:
+            why = f"the fp64 data's math is {', '.join(ops)} only, at half the fp32 rate"
         elif costly is None and kernel in shares and shares[kernel] < CHEAP_FP64_SHARE:
             why = f"the CPU trace measured {kernel} carrying {shares[kernel]:.0%} of the traffic"
         else:
@@ -1091,7 +1108,7 @@ def _traced_elsewhere(ctx: Context, hypothesis: Finding,
     idioms = _source_idioms(first) if first else set()
     # a task whose cost model computes far more per byte than the ridge spends its time on
     # arithmetic: where its bytes go says nothing of where its time goes
-    guess = estimate(ctx.target.task_dir, ctx.options.size, ctx.backend)
+    guess = ctx.task_estimate()
     arithmetic = guess is not None and guess.intensity >= ARITHMETIC_BOUND * guess.ridge
     # within a kindred group the idiom says which form the mechanism takes, unless the idiom
     # of another form is seen in the source too and the trace weighed it in time against all

@@ -173,7 +173,8 @@ class Symptom:
     # tier 3 maps mechanisms to the idioms (pattern cards) that produce them
     mechanisms: dict[str, list[int]] = field(default_factory=dict)
     # numbers the symptom's cost depends on (grid-underfill: programs and SMs)
-    facts: dict[str, int] = field(default_factory=dict)
+    # (fp64-arith: the kinds of its fp64 ops)
+    facts: dict[str, int | list[str]] = field(default_factory=dict)
     # source lines of the symptom's accesses that sit inside a loop (those repeat per program)
     lines_in_loops: list[int] = field(default_factory=list)
 

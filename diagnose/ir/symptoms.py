@@ -479,6 +479,17 @@ def _wide_value_lines(kir: KernelIR) -> list[int]:
     return _op_lines(kir, WIDE_ARITH)
 
 
+WIDE_OP = re.compile(r"= (?:arith|math)\.(\w+) [^\n]*tensor<[^>]*xf64|^\s*\}\)[^\n]*: \([^\n]*tensor<[^>]*xf64",
+                     re.MULTILINE)
+CONVERSIONS = frozenset({"extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "constant", "bitcast"})
+
+
+def _wide_ops(text: str) -> list[str]:
+    """The kinds of the tensor-wide fp64 ops (`subf`, `cmpf`, `exp`; `reduce` for a reduction's
+    combine), conversions left out."""
+    return sorted({m or "reduce" for m in WIDE_OP.findall(text)} - CONVERSIONS)
+
+
 def fp64_arith(kir: KernelIR) -> list[Symptom]:
     """Tensor-wide fp64 arithmetic left in the TTGIR: every element pays the fp64 rate (a half
     or less of fp32 on sm_90) and fp64 exp/log/sqrt are long software sequences, spills or not."""
@@ -492,7 +503,7 @@ def fp64_arith(kir: KernelIR) -> list[Symptom]:
                     summary=f"{len(ops)} tensor-wide fp64 arithmetic op(s) reach the LLVM lowering "
                             f"(source lines {', '.join(map(str, lines))})",
                     evidence=_lines(text, r"(?:arith|math)\.\w+ .*xf64")[:6],
-                    mechanisms={"wide-values": lines})]
+                    mechanisms={"wide-values": lines}, facts={"fp64_ops": _wide_ops(text)})]
 
 
 def int64_index_arith(kir: KernelIR) -> list[Symptom]:

@@ -235,7 +235,7 @@ def _finding(symptom: Symptom, capture: IRCapture, card_families: dict[str, str]
                   "survived": symptom.survived, "explains_cards": cards,
                   "mechanisms": symptom.mechanisms, "line_cards": line_cards,
                   "lines_in_loops": symptom.lines_in_loops,
-                  **({"mma_versions": symptom.facts["mma_versions"]} if "mma_versions" in symptom.facts else {}),
+                  **{k: symptom.facts[k] for k in ("mma_versions", "fp64_ops") if k in symptom.facts},
                   "weight": _weight(symptom),
                   "explains_families": families, "target": capture.target,
                   "compiler": capture.compiler_version,
@@ -277,7 +277,7 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
         # a buffer made once and read by a loop of launches (an iteration's state set up by an
         # init kernel): the hand-over is one pass against every iteration's work
         looped = capture.launch_counts.get(hop.get("consumer"), 1) >= \
-            MANY_READERS * capture.launch_counts.get(hop.get("producer"), 1)
+            MANY_CONSUMER_LAUNCHES * capture.launch_counts.get(hop.get("producer"), 1)
         # a task whose cost model does far more arithmetic per byte than the ridge (a hash
         # chain, an iterated solve) spends its time computing: a hand-over of bytes is a sliver
         looped = looped or (estimate is not None and estimate.intensity >= ARITHMETIC_BOUND * estimate.ridge)
@@ -299,7 +299,8 @@ def _intermediate_findings(capture: IRCapture, card_families: dict[str, str],
 
 
 ARITHMETIC_BOUND = 10  # times the ridge: a task this far above it is bound by its arithmetic
-MANY_READERS = 8  # launches of the consumer per producer launch: the hand-over is a sliver of it
+MANY_CONSUMER_LAUNCHES = 8  # consumer launches per producer launch in the real call (the capture's
+# counts): the hand-over is a sliver of it
 SMALL_HANDOVER = 0.05  # a buffer below this share of the call's input bytes costs little
 # An input read again by a second launch costs one more pass over it: a heavy symptom only when
 # that input is a large share of what the launches move; otherwise it weighs like a cheap one.

@@ -847,9 +847,9 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
     counts = report.get("launch_count") or {}
 
     def once_each(first: dict, later: dict) -> bool:
-        # a kernel launched MANY_READERS times per launch of the first (an iteration's loop of
+        # a kernel launched LOOPED_READER_RUNS times per launch of the first (an iteration's loop of
         # launches reading what an init kernel made): one pass against every iteration's work
-        return counts.get(later["kernel"], 1) < MANY_READERS * counts.get(first["kernel"], 1)
+        return counts.get(later["kernel"], 1) < LOOPED_READER_RUNS * counts.get(first["kernel"], 1)
 
     for store in (r for r in rows if r["op"] == "store"):
         readers = [r for r in rows if r["op"] == "load" and r["launch"] > store["launch"]
@@ -896,7 +896,8 @@ def _round_trip_findings(report: dict, rows: list[dict], total: float, path: str
         share, first, path, {"kernels": kernels, "readers": sorted(readers_of)})]
 
 
-MANY_READERS = 3  # launches of a reader per launch of the kernel whose output it reads: a loop
+LOOPED_READER_RUNS = 3  # launches of a reader per launch of the kernel whose output it reads in the
+# trace's shortened run (its loops cut short): a loop
 MOST_SPLITS = 64  # a reader storing under 1/64 of what it loads reduces rows (a loss), not splits
 
 

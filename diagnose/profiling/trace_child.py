@@ -313,6 +313,22 @@ def _dot_summary(tracer: Tracer) -> list[dict]:
             for k, v in tracer.dots.items()]
 
 
+def _casting_load_other(depth: int = 8) -> bool:
+    """Whether the cast under way is tl.load's own cast of its `other` fill value to the
+    pointer's element type (`other=0.0` on an fp64 pointer): a constant the compiler folds, no
+    math at the fp64 rate. Read from the interpreter's call stack: the load of triton's
+    semantic module is among the cast's nearest callers."""
+    frame = sys._getframe(2)
+    for _ in range(depth):
+        if frame is None:
+            return False
+        code = frame.f_code
+        if code.co_name in ("_load_legacy", "load") and "semantic" in Path(code.co_filename).stem:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _install(tracer: Tracer) -> None:
     import numpy as np
     import triton.language as tl
@@ -384,7 +400,8 @@ def _install(tracer: Tracer) -> None:
 
     def cast_impl(self, src, dst_type):
         if tracer.program is not None and getattr(dst_type, "scalar", dst_type) == tl.float64 \
-                and src.dtype.scalar != tl.float64:
+                and src.dtype.scalar != tl.float64 and np.size(src.data) > 1 \
+                and not _casting_load_other():  # a scalar widened is one conversion, no fp64 math
             tracer.note("widen-fp64", str(src.dtype.scalar), int(np.size(src.data)))
         elif tracer.program is not None and np.ndim(src.data) >= 2 \
                 and np.asarray(src.data).dtype == np.bool_:

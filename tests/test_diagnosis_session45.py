@@ -1,0 +1,82 @@
+"""Session 45: behaviour added for issue 12 (generalization), each test on the idiom, not a case."""
+
+from __future__ import annotations
+
+import textwrap
+
+from diagnose.evidence import Finding, TierResult
+from diagnose.ir import attribute, capture_cuda
+from diagnose.ladder import Context, _cheap_fp64
+from tests.test_diagnosis_session26 import _task, traced
+
+HEADER = "import torch\nimport triton\nimport triton.language as tl\n"
+
+# times kept in fp64 because they need it (seconds since an epoch); each program compares its
+# block with every other block: the fp64 math is subtract, abs and compare, at half the fp32 rate
+CLOSE = HEADER + textwrap.dedent('''
+    @triton.jit
+    def close(t, out, n, window, BLOCK: tl.constexpr):
+        i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        ti = tl.load(t + i, mask=i < n, other=0.0)
+        hits = tl.zeros([BLOCK], dtype=tl.int32)
+        for j0 in range(0, n, BLOCK):
+            j = j0 + tl.arange(0, BLOCK)
+            tj = tl.load(t + j, mask=j < n, other=0.0)
+            near = {math} <= window
+            hits += tl.sum(near.to(tl.int32), axis=1)
+        tl.store(out + i, hits, mask=i < n)
+
+    def run(t):
+        out = torch.empty(t.numel(), dtype=torch.int32, device=t.device)
+        close[(triton.cdiv(t.numel(), 64),)](t, out, t.numel(), 0.01, BLOCK=64)
+        return out
+''')
+
+CLOSE_TASK = '''
+import torch
+META = {"sizes": {"small": {"N": 256}, "large": {"N": 256}}, "dtypes": ["float64"]}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    n = META["sizes"][size]["N"]
+    return ((1.26e9 + torch.rand(n, generator=g, dtype=torch.float64)).sort().values.to(device),)
+def reference(t):
+    return ((t[:, None] - t[None, :]).abs() <= 0.01).sum(1).int()
+'''
+
+CHEAP = "tl.abs(ti[:, None] - tj[None, :])"
+COSTLY = "tl.sqrt(tl.abs(ti[:, None] - tj[None, :]))"
+
+
+def test_a_loads_fill_value_cast_to_fp64_is_no_widening(tmp_path):
+    # `other=0.0` on an fp64 pointer is cast by tl.load itself: a constant, not fp64 math over
+    # fp32 data; the fp64 comes from the data, so the trace has no widening to report
+    found = traced(tmp_path, "close", CLOSE_TASK, CLOSE.format(math=CHEAP))
+    # (nor the fp32 `window` argument widened to meet it: one value per step, no tile math)
+    assert not [f for f in found if f.rewrite_family == "lower-precision-math"]
+    # a tile of fp32 data widened is still one
+    widened = CLOSE.replace("tj = tl.load(t + j, mask=j < n, other=0.0)",
+                            "tj = tl.load(t + j, mask=j < n, other=0.0).to(tl.float32).to(tl.float64)")
+    assert [f for f in traced(tmp_path, "widened", CLOSE_TASK, widened.format(math=COSTLY))
+            if f.rewrite_family == "lower-precision-math"]
+
+
+def _fp64_symptom(tmp_path, name: str, math: str) -> Finding:
+    from diagnose.ir.tier import tier3_result
+
+    capture = capture_cuda(_task(tmp_path, name, CLOSE_TASK, CLOSE.format(math=math)))
+    result = tier3_result(capture, attribute(capture), {"cuda-fp64-math": "lower-precision-math"}, 0.0)
+    return next(f for f in result.findings if f.evidence.get("symptom") == "fp64-arith")
+
+
+def test_fp64_data_whose_math_is_adds_and_compares_weighs_as_a_cheap_symptom(tmp_path):
+    cheap = _fp64_symptom(tmp_path, "cheap", CHEAP)
+    costly = _fp64_symptom(tmp_path, "costly", COSTLY)
+    assert set(cheap.evidence["fp64_ops"]) <= {"subf", "absf", "cmpf"}
+    assert "sqrt" in costly.evidence["fp64_ops"]
+    ctx = Context.__new__(Context)
+    ctx.evidence, ctx.trace = [TierResult(1, "pattern triage", [])], None
+    before = (cheap.confidence, costly.confidence)
+    _cheap_fp64(ctx, TierResult(3, "IR attribution", [cheap, costly]))
+    # no tier-1 reading and no trace: the IR's own op kinds tell the cheap from the costly
+    assert cheap.confidence == before[0] / 2 and "cheap_fp64" in cheap.evidence
+    assert costly.confidence == before[1] and "cheap_fp64" not in costly.evidence
