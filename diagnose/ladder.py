@@ -45,6 +45,7 @@ from diagnose.profiling.trace import (
     UNITS,
     TraceError,
     contiguous_at,
+    kernel_shares,
     outer_work_lines,
     run_trace,
     serial_walk_lines,
@@ -220,6 +221,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     re-read of the source with captured launch values)."""
     _refute_strided(result, report, backend)
     _refute_grid(result, report)
+    _refute_minor_underfill(result, report)
     _refute_repeated(result, report)
     _refute_minor_fill(result, report)
     _refute_global_handover(result, report)
@@ -540,6 +542,30 @@ def _refute_grid(result: TierResult, report: dict) -> None:
                        f"program(s), no more than the {VECTOR_CORES} vector cores")
 
 
+MINOR_KERNEL_SHARE = 0.05  # of the traced traffic and of its element operations both
+
+
+def minor_kernels(report: dict | None) -> dict[str, tuple[float, float]]:
+    """Kernels the CPU trace measured carrying under MINOR_KERNEL_SHARE of the run's traffic and
+    of its operations (a finalize launch summing a few thousand partials): what idles the
+    machine while they run is a sliver of the call's time. Name -> (bytes share, ops share)."""
+    return {k: v for k, v in kernel_shares(report or {}).items()
+            if max(v) < MINOR_KERNEL_SHARE} if report else {}
+
+
+def _refute_minor_underfill(result: TierResult, report: dict) -> None:
+    """A source idiom claiming a kernel's few programs leave the GPU idle, where the trace measured
+    that kernel as a minor one (minor_kernels): the grid is small, the time it idles is not;
+    refuted the same way."""
+    minor = minor_kernels(report)
+    for f in result.findings:
+        kernel = (f.evidence.get("facts") or {}).get("kernel")
+        if f.kind == "pattern" and f.rewrite_family in IDLE_MACHINE_FAMILIES and kernel in minor:
+            moved, worked = minor[kernel]
+            _refute(f, f"the CPU trace measured {kernel} carrying {moved:.0%} of the traffic and "
+                       f"{worked:.0%} of the element operations")
+
+
 def _priors(ctx: Context) -> dict[str, FamilyPrior]:
     """The families' optimize win record under the home, read once per diagnosis."""
     if ctx.priors is None:
@@ -593,6 +619,7 @@ def tier3(ctx: Context) -> TierResult:
     _mechanism_alone(result)
     _atomics_apart(ctx, result)
     _cheap_fp64(ctx, result)
+    _minor_underfill(ctx, result)
     _unknowable_launch_sizes(ctx, result)
     return result
 
@@ -637,6 +664,20 @@ def _cheap_fp64(ctx: Context, ir: TierResult) -> None:
         f.confidence = round(f.confidence / 2, 3)
         f.evidence["weight"] = 1
         f.evidence["cheap_fp64"] = why
+
+
+def _minor_underfill(ctx: Context, ir: TierResult) -> None:
+    """The IR's grid-underfill on a kernel the CPU trace measured as a minor one (minor_kernels):
+    the launch does leave SMs idle, for a sliver of the call's time; it weighs as a cheap
+    symptom at half its confidence, as _cheap_fp64's do."""
+    minor = minor_kernels(ctx.trace)
+    for f in ir.findings:
+        kernel = (f.location or {}).get("function")
+        if f.evidence.get("symptom") == "grid-underfill" and kernel in minor:
+            f.confidence = round(f.confidence / 2, 3)
+            f.evidence["weight"] = 1
+            f.evidence["minor_kernel"] = (f"the CPU trace measured {kernel} carrying "
+                                          f"{minor[kernel][0]:.0%} of the traffic")
 
 
 # The trace's readings of an atomic: lanes queued on a few words, or runs of sorted keys (both

@@ -80,3 +80,112 @@ def test_fp64_data_whose_math_is_adds_and_compares_weighs_as_a_cheap_symptom(tmp
     # no tier-1 reading and no trace: the IR's own op kinds tell the cheap from the costly
     assert cheap.confidence == before[0] / 2 and "cheap_fp64" in cheap.evidence
     assert costly.confidence == before[1] and "cheap_fp64" not in costly.evidence
+
+
+# a big streaming kernel writes one partial sum per program; a finalize launch of one program
+# adds the partials up: its grid leaves the GPU idle for a sliver of the call's time
+PARTIALS = HEADER + textwrap.dedent('''
+    @triton.jit
+    def scale(x, y, partials, n, BLOCK: tl.constexpr):
+        pid = tl.program_id(0)
+        offs = pid * BLOCK + tl.arange(0, BLOCK)
+        v = tl.load(x + offs, mask=offs < n, other=0.0) * 2.0
+        tl.store(y + offs, v, mask=offs < n)
+        tl.store(partials + pid, tl.sum(v, axis=0))
+
+    @triton.jit
+    def finalize(partials, total, m, BLOCK: tl.constexpr):
+        acc = tl.zeros([BLOCK], dtype=tl.float32)
+        for start in range(0, m, BLOCK):
+            idx = start + tl.arange(0, BLOCK)
+            acc += tl.load(partials + idx, mask=idx < m, other=0.0)
+        tl.store(total, tl.sum(acc, axis=0))
+
+    def run(x):
+        n = x.numel()
+        grid = triton.cdiv(n, 256)
+        y = torch.empty_like(x)
+        partials = torch.empty(grid, device=x.device, dtype=torch.float32)
+        total = torch.empty((), device=x.device, dtype=torch.float32)
+        scale[(grid,)](x, y, partials, n, BLOCK=256)
+        finalize[(1,)](partials, total, grid, BLOCK=128)
+        return y, total
+''')
+
+PARTIALS_TASK = '''
+import torch
+META = {"sizes": {"small": {"N": 262144}, "large": {"N": 262144}}, "dtypes": ["float32"]}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(META["sizes"][size]["N"], generator=g).to(device),)
+def reference(x):
+    return x * 2.0, (x * 2.0).sum()
+'''
+
+
+def test_a_one_program_finalize_over_partials_idles_the_gpu_for_a_sliver(tmp_path):
+    from diagnose.ladder import _refute_minor_underfill, minor_kernels
+    from diagnose.profiling.trace import run_trace
+    from diagnose.triage import triage
+
+    task = _task(tmp_path, "partials", PARTIALS_TASK, PARTIALS)
+    report = run_trace(task, task / "baseline.py", size="small")
+    minor = minor_kernels(report)
+    assert "finalize" in minor and "scale" not in minor
+    first = triage(PARTIALS, "k.py", "cuda")
+    claims = [f for f in first.findings if f.rewrite_family == "split-work-across-programs"]
+    assert claims and all((f.evidence.get("facts") or {}).get("kernel") == "finalize" for f in claims)
+    _refute_minor_underfill(first, report)
+    assert all("refuted_by_trace" in f.evidence for f in claims)
+
+
+# one program per output pixel with the channels on the lanes, `HW` apart in NCHW
+PIXEL = HEADER + textwrap.dedent('''
+    @triton.jit
+    def shift(feat, out, C, H, W, BLOCK_C: tl.constexpr):
+        px = tl.program_id(0)
+        py = tl.program_id(1)
+        HW = H * W
+        c = tl.arange(0, BLOCK_C)
+        ok = c < C
+        v = tl.load(feat + c * HW + py * W + px, mask=ok, other=0.0)
+        tl.store(out + {out_index}, v * 0.5, mask=ok)
+
+    def run(feat):
+        C, H, W = feat.shape
+        out = torch.empty_like(feat)
+        shift[(W, H)](feat, out, C, H, W, BLOCK_C=32, num_warps=1)
+        return out
+''')
+
+
+def test_a_small_tile_whose_every_access_is_strided_is_no_block_size_question():
+    from diagnose.triage import triage
+
+    def families(out_index: str) -> list[str]:
+        return [f.rewrite_family for f in triage(PIXEL.format(out_index=out_index), "k.py", "cuda").findings]
+
+    strided = families("c * HW + py * W + px")
+    assert "block-size-tuning" not in strided and "coalesce-contiguous-axis" in strided
+    # one access along the tile's own axis, contiguous: the tile's size is a knob again
+    assert "block-size-tuning" in families("(py * W + px) * C + c")
+
+
+GATHER = HEADER + textwrap.dedent('''
+    @triton.jit
+    def lookup(codes, table, out, n, SPAN: tl.constexpr, BLOCK: tl.constexpr):
+        pid = tl.program_id(0)
+        rows = pid * BLOCK + tl.arange(0, BLOCK)
+        cols = tl.arange(0, SPAN)
+        code = tl.load(codes + rows, mask=rows < n, other=0){cast}
+        x = tl.load(table + code[:, None] * SPAN + cols[None, :], mask=(rows < n)[:, None], other=0.0)
+        tl.store(out + rows[:, None] * SPAN + cols[None, :], x, mask=(rows < n)[:, None])
+''')
+
+
+def test_an_index_read_from_memory_and_cast_is_still_a_gather_on_ascend():
+    from diagnose.triage import triage
+
+    for cast in ("", ".to(tl.int32)", ".to(tl.int32).to(tl.int64)"):
+        found = [f.rewrite_family for f in triage(GATHER.format(cast=cast), "k.py", "ascend").findings]
+        assert "contiguous-load-gather" in found, cast

@@ -171,6 +171,31 @@ def traffic(report: dict) -> list[dict]:
     return rows
 
 
+def kernel_shares(report: dict) -> dict[str, tuple[float, float]]:
+    """Per traced kernel, its share of the run's sector traffic and of its element operations
+    (each launch's sampled programs' mean, times its programs and its untraced repeats). A kernel
+    with a truncated launch is left out: its sampled programs did not show all their work."""
+    launches = report.get("launches") or []
+    counts = report.get("launch_count") or {}
+    rows = traffic(report)
+    total_bytes = sum(r["sector_bytes"] for r in rows) or 1.0
+    ops: dict[str, float] = {}
+    cut: set[str] = set()
+    for launch in launches:
+        kernel = launch.get("kernel")
+        tally = [t[0] for t in launch.get("tally") or [] if t]
+        if launch.get("truncated") or not tally:
+            cut.add(kernel)
+            continue
+        repeats = counts.get(kernel, 1) / max(sum(1 for x in launches if x.get("kernel") == kernel), 1)
+        ops[kernel] = ops.get(kernel, 0.0) + sum(tally) / len(tally) * programs(launch) * repeats
+    total_ops = sum(ops.values()) or 1.0
+    moved: dict[str, float] = {}
+    for r in rows:
+        moved[r["kernel"]] = moved.get(r["kernel"], 0.0) + r["sector_bytes"]
+    return {k: (moved.get(k, 0.0) / total_bytes, ops[k] / total_ops) for k in ops if k not in cut}
+
+
 # ---------------------------------------------------------------- hypotheses
 
 def _finding(card: str, family: str, message: str, share: float, row: dict | None,

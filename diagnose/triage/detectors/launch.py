@@ -12,9 +12,11 @@ from diagnose.triage.detectors.memory import (
     bound_to_call,
     depends_on,
     holding,
+    memory_ops,
     pointer_of,
     pointer_params,
     scan_step,
+    strided_fast_axis,
 )
 from diagnose.triage.detectors.model import (
     POW2_UNKNOWN,
@@ -158,7 +160,8 @@ def block_size(module: KernelModule, backend: str) -> list[Match]:
         small = _small_tile(module, launch, extents, values, backend)
         if small is not None and not (reduces_one_tile(kernel, module.constants)
                                       or walks_own_items(module, launch, extents)
-                                      or strided_items(module, launch, extents)):
+                                      or strided_items(module, launch, extents)
+                                      or strided_tile(module, kernel)):
             elements, threads = small
             walks = _walks_tiles(kernel)
             matches.append(_launch_match(
@@ -285,6 +288,27 @@ def strided_items(module: KernelModule, launch: Launch, extents: set[str]) -> bo
         if names & strides and (names & programs or "program_id" in ast.unparse(pointer)):
             return True
     return False
+
+
+def strided_tile(module: KernelModule, kernel: JitKernel) -> bool:
+    """Every memory access of the kernel's tile walks the tile's axis with a stride (`c * HW`:
+    a port's per-pixel channel lanes): no block size makes such an access vectorise or
+    coalesce, so a small tile is not what its narrow accesses come from; the strided-access
+    reading names the cause. (An access that does not touch the tile, a per-program scalar,
+    does not count.)"""
+    aranges = bound_to_call(kernel, "arange")
+    tiled = []
+    for op in memory_ops(kernel):
+        pointer = pointer_of(op)
+        if "arange" in ast.unparse(pointer) or (names_in(pointer) | depends_on(kernel, pointer)) & aranges:
+            tiled.append(op)
+    if not tiled:
+        return False
+    for op in tiled:
+        found = strided_fast_axis(module, kernel, op)
+        if found is None or found[2]:
+            return False
+    return True
 
 
 def reduces_one_tile(kernel: JitKernel, constants: dict[str, int] | None = None) -> bool:

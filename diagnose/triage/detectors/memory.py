@@ -1101,11 +1101,11 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
         loaded = {name for name, stmts in kernel.assigns.items()
-                  if any(isinstance(getattr(s, "value", None), ast.Call)
-                         and call_name(s.value) in ("load", "where") for s in stmts)}  # type: ignore[attr-defined]
+                  if any(isinstance(v := _uncast(getattr(s, "value", None)), ast.Call)
+                         and call_name(v) in ("load", "where") for s in stmts)}
         loaded |= selected_by_value(kernel)
         for op in memory_ops(kernel):
-            # an index read from memory, or chosen per element by tl.where (a partner index):
+            # an index read from memory (`.to(tl.int32)` of one too), or chosen per element by tl.where (a partner index):
             # either way the offset analysis cannot prove the access structured
             deps = depends_on(kernel, pointer_of(op)) & loaded  # type: ignore[arg-type]
             tiles = sorted(d for d in deps
@@ -1123,6 +1123,13 @@ def indirect_access(module: KernelModule, backend: str) -> list[Match]:
                  "of scalar loads", "msprof: aiv_scalar_ratio high, aiv_mte2_ratio low"],
                 index_tiles=tiles, masked=masked))
     return matches
+
+
+def _uncast(node: ast.AST | None) -> ast.AST | None:
+    """The value under a chain of dtype casts (`tl.load(p).to(tl.int32)` -> the load)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to":
+        node = node.func.value
+    return node
 
 
 def _loops_around(kernel: JitKernel, node: ast.AST) -> list[ast.For | ast.While]:
