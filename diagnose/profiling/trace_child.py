@@ -400,8 +400,7 @@ def _install(tracer: Tracer) -> None:
 
     def cast_impl(self, src, dst_type):
         if tracer.program is not None and getattr(dst_type, "scalar", dst_type) == tl.float64 \
-                and src.dtype.scalar != tl.float64 and np.size(src.data) > 1 \
-                and not _casting_load_other():  # a scalar widened is one conversion, no fp64 math
+                and src.dtype.scalar != tl.float64 and not _casting_load_other():
             tracer.note("widen-fp64", str(src.dtype.scalar), int(np.size(src.data)))
         elif tracer.program is not None and np.ndim(src.data) >= 2 \
                 and np.asarray(src.data).dtype == np.bool_:
