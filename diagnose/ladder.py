@@ -549,8 +549,9 @@ def minor_kernels(report: dict | None) -> dict[str, tuple[float, float]]:
     """Kernels the CPU trace measured carrying under MINOR_KERNEL_SHARE of the run's traffic and
     of its operations (a finalize launch summing a few thousand partials): what idles the
     machine while they run is a sliver of the call's time. Name -> (bytes share, ops share)."""
-    return {k: v for k, v in kernel_shares(report or {}).items()
-            if max(v) < MINOR_KERNEL_SHARE} if report else {}
+    if not report:
+        return {}
+    return {k: v for k, v in kernel_shares(report).items() if max(v) < MINOR_KERNEL_SHARE}
 
 
 def _refute_minor_underfill(result: TierResult, report: dict) -> None:
