@@ -44,6 +44,7 @@ from diagnose.profiling.trace import (
     SHARE_CONFIDENCE,
     UNITS,
     TraceError,
+    byte_shares,
     contiguous_at,
     kernel_shares,
     outer_work_lines,
@@ -642,12 +643,7 @@ def _cheap_fp64(ctx: Context, ir: TierResult) -> None:
     first = ctx.tier(1)
     readings = {(f.location or {}).get("function"): (f.evidence.get("facts") or {}).get("fp64_costly")
                 for f in (first.findings if first else []) if f.evidence.get("detector") == "fp64-math"}
-    shares: dict[str, float] = {}
-    if ctx.trace is not None:
-        rows = traffic(ctx.trace)
-        total = sum(r["sector_bytes"] for r in rows) or 1.0
-        for r in rows:
-            shares[r["kernel"]] = shares.get(r["kernel"], 0.0) + r["sector_bytes"] / total
+    shares = byte_shares(ctx.trace) if ctx.trace is not None else {}
     for f in ir.findings:
         if f.evidence.get("symptom") != "fp64-arith":
             continue
@@ -662,9 +658,7 @@ def _cheap_fp64(ctx: Context, ir: TierResult) -> None:
             why = f"the CPU trace measured {kernel} carrying {shares[kernel]:.0%} of the traffic"
         else:
             continue
-        f.confidence = round(f.confidence / 2, 3)
-        f.evidence["weight"] = 1
-        f.evidence["cheap_fp64"] = why
+        _weigh_as_cheap(f, "cheap_fp64", why)
 
 
 def _minor_underfill(ctx: Context, ir: TierResult) -> None:
@@ -675,10 +669,16 @@ def _minor_underfill(ctx: Context, ir: TierResult) -> None:
     for f in ir.findings:
         kernel = (f.location or {}).get("function")
         if f.evidence.get("symptom") == "grid-underfill" and kernel in minor:
-            f.confidence = round(f.confidence / 2, 3)
-            f.evidence["weight"] = 1
-            f.evidence["minor_kernel"] = (f"the CPU trace measured {kernel} carrying "
-                                          f"{minor[kernel][0]:.0%} of the traffic")
+            _weigh_as_cheap(f, "minor_kernel", f"the CPU trace measured {kernel} carrying "
+                                               f"{minor[kernel][0]:.0%} of the traffic")
+
+
+def _weigh_as_cheap(finding: Finding, key: str, why: str) -> None:
+    """An IR symptom whose mechanism is real and whose cost is not: it keeps its place in the
+    ranking at half its confidence and the weight of a cheap symptom, with `why` under `key`."""
+    finding.confidence = round(finding.confidence / 2, 3)
+    finding.evidence["weight"] = 1
+    finding.evidence[key] = why
 
 
 # The trace's readings of an atomic: lanes queued on a few words, or runs of sorted keys (both

@@ -177,8 +177,6 @@ def kernel_shares(report: dict) -> dict[str, tuple[float, float]]:
     with a truncated launch is left out: its sampled programs did not show all their work."""
     launches = report.get("launches") or []
     counts = report.get("launch_count") or {}
-    rows = traffic(report)
-    total_bytes = sum(r["sector_bytes"] for r in rows) or 1.0
     ops: dict[str, float] = {}
     cut: set[str] = set()
     for launch in launches:
@@ -190,10 +188,18 @@ def kernel_shares(report: dict) -> dict[str, tuple[float, float]]:
         repeats = counts.get(kernel, 1) / max(sum(1 for x in launches if x.get("kernel") == kernel), 1)
         ops[kernel] = ops.get(kernel, 0.0) + sum(tally) / len(tally) * programs(launch) * repeats
     total_ops = sum(ops.values()) or 1.0
-    moved: dict[str, float] = {}
+    moved = byte_shares(report)
+    return {k: (moved.get(k, 0.0), ops[k] / total_ops) for k in ops if k not in cut}
+
+
+def byte_shares(report: dict) -> dict[str, float]:
+    """Per traced kernel, its share of the run's sector traffic at the traced size."""
+    rows = traffic(report)
+    total = sum(r["sector_bytes"] for r in rows) or 1.0
+    shares: dict[str, float] = {}
     for r in rows:
-        moved[r["kernel"]] = moved.get(r["kernel"], 0.0) + r["sector_bytes"]
-    return {k: (moved.get(k, 0.0) / total_bytes, ops[k] / total_ops) for k in ops if k not in cut}
+        shares[r["kernel"]] = shares.get(r["kernel"], 0.0) + r["sector_bytes"] / total
+    return shares
 
 
 # ---------------------------------------------------------------- hypotheses
