@@ -248,7 +248,9 @@ def trace_findings(report: dict, kernel: Path, backend: str = "cuda") -> list[Fi
             lanes = max(row["active"] / max(sum(row["execs"]), 1), 1.0)
             atomics = (lanes * sum(row["execs"]) / max(len(row["execs"]), 1) * row["programs"]
                        * row["repeats"])
-            keys = _sorted_keys(rows, row["launch"])
+            # an atomic every sampled lane of every program sends to one word is addressed by no
+            # key, whatever sorted integers the launch also reads: it is a reduction
+            keys = None if _one_word(row) else _sorted_keys(rows, row["launch"])
             own = _own_address_runs(row)
             table = _small_table(row, own)
             if atomics >= 4096 and keys is None and own is not None and table is not None:
@@ -507,6 +509,12 @@ def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
                 and k["sorted"] == k["execs"] and k["mean_run"] >= 2):
             return r
     return None
+
+
+def _one_word(row: dict) -> bool:
+    """Every active lane of every sampled program reaches the same address (a grid-wide total)."""
+    spans = {tuple(s) for s in row.get("spans") or []}
+    return bool(row.get("uniform")) and len(spans) == 1
 
 
 SORTED_RUN_EXECS = 0.75  # share of an atomic's checked steps whose lanes reach sorted addresses
