@@ -735,11 +735,14 @@ def matvec_per_row(module: KernelModule, backend: str) -> list[Match]:
     for kernel in module.kernels.values():
         if kernel.calls("dot"):
             continue
-        shapes = ShapeInference(kernel)
+        shapes = None  # inferred only for a kernel that has a broadcast product sum
         for call in kernel.calls("sum"):
+            if not _broadcast_product_sum(kernel, call):
+                continue
             # both factors expanded to rank 3 (`(f - g)[:, None, :] * m[None, :, :]`): a tile of
             # rows already meets the matrix, which broadcast-matmul names (no row per program)
-            if not _broadcast_product_sum(kernel, call) or _broadcast_matmul(call, shapes):
+            shapes = shapes or ShapeInference(kernel)
+            if _broadcast_matmul(call, shapes):
                 continue
             unit, mma, check = (("vector cores", "the cube", "msprof: aiv_vec_ratio high, no aic_mac time")
                                 if backend == "ascend" else
