@@ -512,9 +512,10 @@ def _sorted_keys(rows: list[dict], launch: int) -> dict | None:
 
 
 def _one_word(row: dict) -> bool:
-    """Every active lane of every sampled program reaches the same address (a grid-wide total)."""
+    """Every active lane of every sampled program reaches the same address (a grid-wide total):
+    each program's lowest and highest address are one, and the same in every program."""
     spans = {tuple(s) for s in row.get("spans") or []}
-    return bool(row.get("uniform")) and len(spans) == 1
+    return len(spans) == 1 and None not in next(iter(spans)) and len(set(next(iter(spans)))) == 1
 
 
 SORTED_RUN_EXECS = 0.75  # share of an atomic's checked steps whose lanes reach sorted addresses
