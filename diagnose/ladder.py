@@ -67,7 +67,7 @@ from diagnose.triage.detectors.launch import (
 from diagnose.triage.detectors.model import KernelModule, build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
 from diagnose.triage.tier import SUFFICIENT_CONFIDENCE
-from diagnose.weigh import REFINED_BY_TRACE, is_fallback, rank
+from diagnose.weigh import REFINED_BY_TRACE, is_fallback, rank, track_record
 
 TIER_NAMES = {1: "pattern triage", 2: "profiling", 3: "IR attribution",
               4: "compiler-source escalation"}
@@ -1776,12 +1776,14 @@ def _diagnosis(ctx: Context, decision: Decision, tried: list[str],
 def _ranking(ctx: Context, conclusion: Conclusion | None) -> list[dict[str, Any]]:
     """The evidence's own ranking; a concluded family leads it (the policy weighed more than
     the scores: which tier confirmed which hypothesis), the rest keep their order."""
-    ranked = [asdict(c) for c in rank(ctx.evidence)]
+    ranked = [asdict(c) | {"track_record": track_record(ctx.backend, c.rewrite_family)}
+              for c in rank(ctx.evidence)]
     if conclusion is None:
         return ranked
     mine = [c for c in ranked if c["rewrite_family"] == conclusion.rewrite_family]
     lead = mine[0] if mine else {"rewrite_family": conclusion.rewrite_family, "score": 0.0,
-                                 "card_id": conclusion.card_id, "by_tier": {}}
+                                 "card_id": conclusion.card_id, "by_tier": {},
+                                 "track_record": track_record(ctx.backend, conclusion.rewrite_family)}
     lead["concluded"] = True
     return [lead] + [c for c in ranked if c is not lead]
 

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from diagnose.evidence import Finding, TierResult
+from diagnose.weigh import POOR_RECORD
 
 SCHEMA_VERSION = 1
 VERDICTS = ("concluded", "inconclusive")
@@ -156,7 +157,8 @@ def render_text(diagnosis: Diagnosis, card_hint: tuple[str, str] | None = None) 
             lines.append("Best guesses (evidence of all tiers combined):")
             lines += [f"  {c['score']:.2f}  {c['rewrite_family']}"
                       + (f" (card {c['card_id']})" if c.get("card_id") else "")
-                      + f"  tiers {', '.join(c['by_tier'])}" for c in d.ranking[:4]]
+                      + f"  tiers {', '.join(c['by_tier'])}" + _record_note(c.get("track_record"))
+                      for c in d.ranking[:4]]
     for esc in d.escalations:
         lines += _escalation_lines(esc)
     return "\n".join(lines).rstrip() + "\n"
@@ -205,6 +207,7 @@ def _conclusion_lines(d: Diagnosis, card_hint: tuple[str, str] | None) -> list[s
              + (f", pass {spot.pass_arg}" if spot.pass_arg else ""),
              f"  rewrite family: {c.rewrite_family}" + (f" (card {c.card_id})" if c.card_id else ""),
              f"  why: {c.explanation}"]
+    lines += _record_lines(d)
     if card_hint:
         before, after = card_hint
         lines += ["  before:", *_indent(before), "  after:", *_indent(after)]
@@ -212,6 +215,25 @@ def _conclusion_lines(d: Diagnosis, card_hint: tuple[str, str] | None) -> list[s
         lines.append(f"  cites {cite.path}:{cite.start_line}-{cite.end_line}"
                      + (f" {cite.permalink}" if cite.permalink else ""))
     return lines
+
+
+def _record_note(record: dict | None) -> str:
+    if not record:
+        return ""
+    return f"  (first answer right {record['right']}/{record['answered']} on unseen kernels)"
+
+
+def _record_lines(d: Diagnosis) -> list[str]:
+    """A warning beside a concluded family whose first answers were mostly wrong on unseen
+    kernels (weigh.track_record), naming the runner-up to try if the rewrite does not pay."""
+    lead = d.ranking[0] if d.ranking and d.ranking[0].get("concluded") else None
+    record = lead.get("track_record") if lead else None
+    if not record or record["reliability"] >= POOR_RECORD:
+        return []
+    runner_up = next((c["rewrite_family"] for c in d.ranking[1:]), "")
+    return [f"  trust: {lead['rewrite_family']} was the right first answer on {record['right']} of "
+            f"{record['answered']} unseen development kernels"
+            + (f"; if its rewrite does not pay, try {runner_up} next" if runner_up else "")]
 
 
 def _indent(code: str) -> list[str]:

@@ -28,7 +28,10 @@ rules in diagnose.ladder, and the ranking stays beside it as the evidence's own 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 
 from diagnose.evidence import Finding, TierResult
 
@@ -173,3 +176,27 @@ def _tuning_after_structure(ranked: list[Candidate], tiers: list[TierResult]) ->
     kept = [c for c in ranked if c not in moved]
     at = kept.index(ranked[last]) + 1
     return kept[:at] + moved + kept[at:]
+
+
+# How often each family's first answer was right on development cases the ladder had never seen
+# (every round's first run; bench/defects/calibrate.py writes it). It does not move the ranking:
+# a rule that demoted families of poor record lost more tuned development cases than it could
+# gain on first runs (bench/defects/README.md, session 47). It tells the reader how far to trust
+# an answer of that family.
+CALIBRATION = Path(__file__).with_name("calibration.json")
+POOR_RECORD = 0.5  # right in fewer than half its first answers: say so beside the answer
+
+
+@cache
+def _records() -> dict:
+    try:
+        return json.loads(CALIBRATION.read_text(encoding="utf-8"))["backends"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def track_record(backend: str, family: str) -> dict | None:
+    """{answered, right, reliability} for `family`'s first answers on unseen `backend` cases
+    (reliability smoothed toward the backend's base rate); None for a family never answered."""
+    entry = _records().get(backend, {}).get("families", {}).get(family)
+    return dict(entry) if entry else None

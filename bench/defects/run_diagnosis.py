@@ -32,6 +32,8 @@ from pathlib import Path
 
 from cases import DEFECTS_DIR, REPO_ROOT, DefectCase, load_cases
 
+RANKING_KEPT = 6
+
 
 @dataclass
 class CaseScore:
@@ -58,6 +60,9 @@ class CaseScore:
     inconsistencies: list[str] = field(default_factory=list)  # diagnose.consistency.problems
     rank: int | None = None            # where the expected family first sits in the ranking (1-based)
     anywhere: bool = False             # the expected family is named by some finding of some tier
+    # the report's first RANKING_KEPT ranking entries ({family, score, by_tier, concluded}): what a
+    # later ranking rule can be fitted and checked on (written for development cases only)
+    ranking: list[dict] = field(default_factory=list)
 
 
 def top_family(report: dict) -> str:
@@ -153,7 +158,9 @@ def score(case: DefectCase, report: dict, seconds: float) -> CaseScore:
         at_roofline="near its ceiling" in report.get("reason", ""),
         inconsistencies=consistency_problems(report),
         rank=_rank(case.expected_family, family, ranked_families(report)),
-        anywhere=case.expected_family in named_families(report) | {family})
+        anywhere=case.expected_family in named_families(report) | {family},
+        ranking=[{"family": c.get("rewrite_family", ""), "score": c.get("score"), "by_tier": c.get("by_tier", {}),
+                  "concluded": bool(c.get("concluded"))} for c in (report.get("ranking") or [])[:RANKING_KEPT]])
 
 
 def _rank(expected: str, found: str, ranked: list[str]) -> int | None:

@@ -293,6 +293,16 @@ def _integer_valued(kernel: JitKernel, node: ast.expr, line: ast.AST, depth: int
     return False
 
 
+def _float_compare(compare: ast.Compare) -> bool:
+    """A compare against a float literal (`mu > 0.01`, `x >= 0.0`): whatever the other side was
+    computed from (index arithmetic scaled into a float, `psf(p) * n + bg`), the compare is a
+    float one, which the vector unit runs."""
+    return any(isinstance(op, ast.Constant) and type(op.value) is float
+               or isinstance(op, ast.UnaryOp) and isinstance(op.operand, ast.Constant)
+               and type(op.operand.value) is float
+               for op in [compare.left, *compare.comparators])
+
+
 @detector("where-int-compare", ("ascend",))
 def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
     matches = []
@@ -306,7 +316,7 @@ def where_int_compare(module: KernelModule, backend: str) -> list[Match]:
                     else where.args[0] if call_name(where) == "where" and where.args else None)
             compares = [c for c in _conjuncts(kernel, cond, where)
                         if isinstance(c, ast.Compare) and "float" not in ast.unparse(c)
-                        and is_tile(shapes.shape(c, where.lineno))
+                        and not _float_compare(c) and is_tile(shapes.shape(c, where.lineno))
                         and any(_is_index(op, indices) or _integer_valued(kernel, op, where)
                                 for op in [c.left, *c.comparators])]
             if not compares:
