@@ -67,6 +67,30 @@ def test_saved_diagnosis_comes_back_with_its_ir_stages(web_server):
     assert d["stages"] and all(v["after"]["text"] for v in d["stages"].values())
 
 
+def test_the_diagnosis_page_shows_the_concluded_familys_track_record(web_server):
+    from diagnose.report import Diagnosis
+    from web.diagnosis_view import trust_view
+
+    data = get(web_server, f"/api/v1/diagnoses/{web_server['diagnosis']}").json()
+    lead = data["ranking"][0]
+    assert lead["concluded"] and "track_record" in lead
+    html = get(web_server, f"/diagnoses/{web_server['diagnosis']}").text
+    record = lead["track_record"]
+    if record:
+        assert f"right {record['right']} of {record['answered']} times" in html
+    else:
+        assert 'id="track-record"' not in html
+    # a concluded family of poor record names the runner-up; one of good record does not
+    data.pop("stages", None)
+    poor = {**lead, "track_record": {"answered": 16, "right": 1, "reliability": 0.19}}
+    second = {"rewrite_family": "multi-row-programs", "score": 0.5, "card_id": "", "by_tier": {"1": 0.5}}
+    view = trust_view(Diagnosis.from_dict({**data, "ranking": [poor, second]}))
+    assert (view.right, view.answered, view.poor, view.runner_up) == (1, 16, True, "multi-row-programs")
+    good = {**lead, "track_record": {"answered": 30, "right": 28, "reliability": 0.91}}
+    assert trust_view(Diagnosis.from_dict({**data, "ranking": [good, second]})).runner_up == ""
+    assert trust_view(Diagnosis.from_dict({**data, "ranking": [{**lead, "track_record": None}]})) is None
+
+
 def test_escalate_answers_like_the_cli(web_server):
     r = requests.post(web_server["url"] + "/api/v1/escalate", json={
         "symptom": "scalar-global-loads", "pass": "tritongpu-coalesce", "k": 3}, timeout=60)
