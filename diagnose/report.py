@@ -223,17 +223,36 @@ def _record_note(record: dict | None) -> str:
     return f"  (first answer right {record['right']}/{record['answered']} on unseen kernels)"
 
 
-def _record_lines(d: Diagnosis) -> list[str]:
-    """A warning beside a concluded family whose first answers were mostly wrong on unseen
-    kernels (weigh.track_record), naming the runner-up to try if the rewrite does not pay."""
+@dataclass
+class Trust:
+    """The concluded family's track record (weigh.track_record) and, when it is poor (below
+    POOR_RECORD), the runner-up to try if the rewrite does not pay."""
+
+    family: str
+    right: int
+    answered: int
+    poor: bool
+    runner_up: str = ""
+
+
+def trust(d: Diagnosis) -> Trust | None:
+    """The concluded family's record from the ranking, or None (inconclusive, or never a first answer)."""
     lead = d.ranking[0] if d.ranking and d.ranking[0].get("concluded") else None
-    record = lead.get("track_record") if lead else None
-    if not record or record["reliability"] >= POOR_RECORD:
+    record = (lead or {}).get("track_record")
+    if not record:
+        return None
+    poor = record["reliability"] < POOR_RECORD
+    runner_up = d.ranking[1]["rewrite_family"] if poor and len(d.ranking) > 1 else ""
+    return Trust(lead["rewrite_family"], record["right"], record["answered"], poor, runner_up)
+
+
+def _record_lines(d: Diagnosis) -> list[str]:
+    """A warning beside a concluded family whose first answers were mostly wrong on unseen kernels."""
+    t = trust(d)
+    if t is None or not t.poor:
         return []
-    runner_up = next((c["rewrite_family"] for c in d.ranking[1:]), "")
-    return [f"  trust: {lead['rewrite_family']} was the right first answer on {record['right']} of "
-            f"{record['answered']} unseen development kernels"
-            + (f"; if its rewrite does not pay, try {runner_up} next" if runner_up else "")]
+    return [f"  trust: {t.family} was the right first answer on {t.right} of {t.answered} unseen "
+            "development kernels" + (f"; if its rewrite does not pay, try {t.runner_up} next" if t.runner_up else "")]
 
 
 def _indent(code: str) -> list[str]:

@@ -68,8 +68,7 @@ def test_saved_diagnosis_comes_back_with_its_ir_stages(web_server):
 
 
 def test_the_diagnosis_page_shows_the_concluded_familys_track_record(web_server):
-    from diagnose.report import Diagnosis
-    from web.diagnosis_view import trust_view
+    from diagnose.report import Diagnosis, trust
 
     data = get(web_server, f"/api/v1/diagnoses/{web_server['diagnosis']}").json()
     lead = data["ranking"][0]
@@ -84,11 +83,11 @@ def test_the_diagnosis_page_shows_the_concluded_familys_track_record(web_server)
     data.pop("stages", None)
     poor = {**lead, "track_record": {"answered": 16, "right": 1, "reliability": 0.19}}
     second = {"rewrite_family": "multi-row-programs", "score": 0.5, "card_id": "", "by_tier": {"1": 0.5}}
-    view = trust_view(Diagnosis.from_dict({**data, "ranking": [poor, second]}))
+    view = trust(Diagnosis.from_dict({**data, "ranking": [poor, second]}))
     assert (view.right, view.answered, view.poor, view.runner_up) == (1, 16, True, "multi-row-programs")
     good = {**lead, "track_record": {"answered": 30, "right": 28, "reliability": 0.91}}
-    assert trust_view(Diagnosis.from_dict({**data, "ranking": [good, second]})).runner_up == ""
-    assert trust_view(Diagnosis.from_dict({**data, "ranking": [{**lead, "track_record": None}]})) is None
+    assert trust(Diagnosis.from_dict({**data, "ranking": [good, second]})).runner_up == ""
+    assert trust(Diagnosis.from_dict({**data, "ranking": [{**lead, "track_record": None}]})) is None
 
 
 def test_escalate_answers_like_the_cli(web_server):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from diagnose.report import trust
 from diagnose.saved import SavedDiagnosisError
-from web.diagnosis_view import passage_views, rewrite_view, stage_views, trust_view
+from web.diagnosis_view import passage_views, rewrite_view, stage_views
 from web.jobs import JobError, task_names
 from web.pages import house, int_arg, jobs
 from web.rewrites import rewrite_for
@@ -57,7 +58,7 @@ def detail(name: str):
     return render_template("diagnosis.html", name=name, d=d, stages=stage_views(stages),
                            passages=passage_views(d, _house_if_indexed()),
                            rewrite=rewrite_view(d, rewrite_for(d, name, house().config)),
-                           trust=trust_view(d))
+                           trust=trust(d))
 
 
 def _house_if_indexed():

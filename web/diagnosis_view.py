@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from diagnose.report import Diagnosis
-from diagnose.weigh import POOR_RECORD
 from web.house import House
 from web.render import DiffLine, chunk_body, code_html, side_by_side, unified
 
@@ -30,17 +29,6 @@ class PassageView:
     chunk_id: str
     html: Any
     deciding: list[int] = field(default_factory=list)
-
-
-@dataclass
-class TrustView:
-    """How often the concluded family was the right first answer on unseen development kernels."""
-
-    family: str
-    right: int
-    answered: int
-    poor: bool  # below POOR_RECORD: the page names the runner-up
-    runner_up: str = ""
 
 
 @dataclass
@@ -118,15 +106,3 @@ def rewrite_view(d: Diagnosis, rewritten: tuple[str, str] | None) -> RewriteView
     origin, new = rewritten
     name = Path(d.kernel_path).name
     return RewriteView(origin, side_by_side(mine, new, 4), unified(mine, new, name))
-
-
-def trust_view(d: Diagnosis) -> TrustView | None:
-    """The concluded family's track record (the ranking's `track_record`), or None when the
-    diagnosis is inconclusive or the family was never a first answer."""
-    lead = d.ranking[0] if d.ranking and d.ranking[0].get("concluded") else None
-    record = (lead or {}).get("track_record")
-    if not record:
-        return None
-    poor = record["reliability"] < POOR_RECORD
-    runner_up = d.ranking[1]["rewrite_family"] if poor and len(d.ranking) > 1 else ""
-    return TrustView(lead["rewrite_family"], record["right"], record["answered"], poor, runner_up)
