@@ -979,6 +979,15 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
         return climb(f"Tier {latest.tier} confirms {hypothesis.card_id}, {how} "
                      f"({hypothesis.confidence:.2f}), while a stronger one about work the IR "
                      f"cannot show stays open ({unseen.card_id}, {unseen.confidence:.2f}).")
+    scalar = _scalar_program_of(ctx, hypothesis)
+    if scalar is not None:
+        return Decision(stop=True, verdict="concluded",
+                        reason=f"Tier {latest.tier} confirms the tier-1 hypothesis {hypothesis.card_id} "
+                               f"({_head(fact.message)}...), but in a program that handles one item in "
+                               "scalar code every atomic is one element wide: the symptom is the program's "
+                               "shape, and nothing can be aggregated until each program owns a block of "
+                               f"items. {scalar.message}",
+                        conclusion=_alone(ctx, ctx.tier(1), scalar))
     walk = _dominant_walk_claim(ctx, hypothesis, fact)
     if walk is not None:
         return Decision(stop=True, verdict="concluded",
@@ -1003,6 +1012,25 @@ def confirmed_across_tiers(ctx: Context) -> Decision | None:
                     reason=f"Tier {latest.tier} confirms the tier-1 hypothesis "
                            f"{hypothesis.card_id}: {fact.message}",
                     conclusion=_confirmed(ctx, hypothesis, fact, pairs))
+
+
+# Families that aggregate atomics within a program: inside a program that owns one item in
+# scalar code (no tile at all) there is nothing to aggregate, and the IR's one-element atomics
+# are the program's shape; aggregation first needs a block of items per program. (Load families
+# are not among them: a one-item program's gather or strided record can still be the cost.)
+PER_ELEMENT_FAMILIES = frozenset({
+    "aggregate-before-atomics", "tree-reduction-not-atomics", "segment-reduce-sorted-keys"})
+
+
+def _scalar_program_of(ctx: Context, confirmed: Finding) -> Finding | None:
+    """Tier 1's reading that the confirmed hypothesis's kernel has no tile of items (one item per
+    program, scalar code), when the confirmed family aggregates atomics within a program."""
+    if confirmed.rewrite_family not in PER_ELEMENT_FAMILIES:
+        return None
+    kernel = (confirmed.location or {}).get("function")
+    return next((h for h in ctx.hypotheses() if h.card_id == "common-row-per-program"
+                 and (h.evidence.get("facts") or {}).get("tile_elements") == 1
+                 and (h.evidence.get("facts") or {}).get("kernel") == kernel), None)
 
 
 TRACE_OUTWEIGHS = 0.5  # a trace finding explaining at least this share of the kernel's traffic

@@ -1,0 +1,82 @@
+"""Session 48: atomics confirmed by the IR inside a program that owns one item in scalar code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_diagnosis_masks_tiles import _diagnose, make_task
+
+TASK = '''
+import torch
+META = {"name": "t", "sizes": {"small": {"N": 4096, "G": 64}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(4096, generator=g) * 62.0, torch.rand(4096, generator=g), 64)
+def reference(x, w, nodes):
+    i = x.floor().long()
+    f = x - i
+    out = torch.zeros(nodes)
+    out.index_add_(0, i, (1 - f) * w)
+    out.index_add_(0, i + 1, f * w)
+    return out
+'''
+
+# linear deposition of each particle's weight onto its two grid nodes
+ONE_PER_PROGRAM = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def deposit(x_ptr, w_ptr, out_ptr, n):
+    p = tl.program_id(0)
+    x = tl.load(x_ptr + p)
+    w = tl.load(w_ptr + p)
+    i = x.to(tl.int32)
+    f = x - i.to(tl.float32)
+    tl.atomic_add(out_ptr + i, (1.0 - f) * w, sem="relaxed")
+    tl.atomic_add(out_ptr + i + 1, f * w, sem="relaxed")
+
+def run(x, w, nodes):
+    n = x.shape[0]
+    out = torch.zeros(nodes, dtype=torch.float32)
+    deposit[(n,)](x, w, out, n)
+    return out
+'''
+
+BLOCK_PER_PROGRAM = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def deposit(x_ptr, w_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    p = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = p < n
+    x = tl.load(x_ptr + p, mask=m, other=0.0)
+    w = tl.load(w_ptr + p, mask=m, other=0.0)
+    i = x.to(tl.int32)
+    f = x - i.to(tl.float32)
+    tl.atomic_add(out_ptr + i, (1.0 - f) * w, mask=m, sem="relaxed")
+    tl.atomic_add(out_ptr + i + 1, f * w, mask=m, sem="relaxed")
+
+def run(x, w, nodes):
+    n = x.shape[0]
+    out = torch.zeros(nodes, dtype=torch.float32)
+    deposit[(triton.cdiv(n, 256),)](x, w, out, n, BLOCK=256)
+    return out
+'''
+
+
+@pytest.mark.slow
+def test_atomics_in_a_one_item_program_are_its_shape_and_tiling_the_items_comes_first(tmp_path):
+    d = _diagnose(make_task(tmp_path, "one", TASK, ONE_PER_PROGRAM))
+    assert d.verdict == "concluded" and d.concluded_tier == 3
+    assert d.conclusion.rewrite_family == "multi-row-programs"
+    assert "nothing can be aggregated" in d.reason
+    assert d.ranking[0]["rewrite_family"] == "multi-row-programs"
+    atomics = {f.rewrite_family for t in d.tiers if t.tier == 3 for f in t.findings}
+    assert atomics  # the IR did see the atomics; the answer says what they are a symptom of
+
+
+@pytest.mark.slow
+def test_atomics_over_a_block_of_items_keep_their_own_answer(tmp_path):
+    d = _diagnose(make_task(tmp_path, "block", TASK, BLOCK_PER_PROGRAM))
+    assert "nothing can be aggregated" not in (d.reason or "")
+    assert d.conclusion is None or d.conclusion.rewrite_family != "multi-row-programs"
