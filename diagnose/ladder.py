@@ -63,6 +63,7 @@ from diagnose.triage.detectors.launch import (
     looped_steps,
     partials_params,
     statistic_steps,
+    stencil_steps,
 )
 from diagnose.triage.detectors.model import KernelModule, build_model
 from diagnose.triage.priors import FamilyPrior, PriorsError, load_priors
@@ -830,9 +831,10 @@ def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
 
 def _statistic_steps(ctx: Context) -> frozenset[tuple[str, str]]:
     """Tier 1's reading of the launcher: which pairs of launches are a statistic's two passes,
-    or an init kernel and the loop of launches that iterates on what it set up (neither is a
-    fusion left undone)."""
-    return _launcher_reading(ctx, statistic_steps) | _launcher_reading(ctx, looped_steps)
+    an init kernel and the loop of launches that iterates on what it set up, or a pass and the
+    stencil over its output (none is a fusion left undone)."""
+    return (_launcher_reading(ctx, statistic_steps) | _launcher_reading(ctx, looped_steps)
+            | _launcher_reading(ctx, stencil_steps))
 
 
 def _reread_source(ctx: Context) -> None:

@@ -1,9 +1,15 @@
-"""Session 48: atomics confirmed by the IR inside a program that owns one item in scalar code."""
+"""Session 48: atomics confirmed by the IR inside a program that owns one item in scalar code,
+and a stencil over the previous launch's output, which no fusion saves."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
+from diagnose.triage import triage
+from diagnose.triage.detectors.launch import stencil_steps
+from diagnose.triage.detectors.model import build_model
 from tests.test_diagnosis_masks_tiles import _diagnose, make_task
 
 TASK = '''
@@ -80,3 +86,58 @@ def test_atomics_over_a_block_of_items_keep_their_own_answer(tmp_path):
     d = _diagnose(make_task(tmp_path, "block", TASK, BLOCK_PER_PROGRAM))
     assert "nothing can be aggregated" not in (d.reason or "")
     assert d.conclusion is None or d.conclusion.rewrite_family != "multi-row-programs"
+
+
+# two passes of a separable blur: the second reads the first's output at shifted rows
+TWO_PASS = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def rows_pass(src, dst, H, W, R: tl.constexpr, BW: tl.constexpr):
+    r = tl.program_id(0)
+    c = tl.arange(0, BW)
+    acc = tl.zeros([BW], dtype=tl.float32)
+    for k in range(2 * R + 1):
+        cc = c + k - R
+        acc += tl.load(src + r * W + cc, mask=(cc >= 0) & (cc < W), other=0.0)
+    tl.store(dst + r * W + c, acc, mask=c < W)
+
+@triton.jit
+def cols_pass(src, dst, H, W, R: tl.constexpr, BW: tl.constexpr):
+    r = tl.program_id(0)
+    c = tl.arange(0, BW)
+    acc = tl.zeros([BW], dtype=tl.float32)
+    for k in range(2 * R + 1):
+        rr = r + (k - R)
+        acc += tl.load(src + rr * W + c, mask=(rr >= 0) & (rr < H) & (c < W), other=0.0)
+    tl.store(dst + r * W + c, acc, mask=c < W)
+
+def run(x):
+    H, W = x.shape
+    tmp = torch.empty_like(x)
+    out = torch.empty_like(x)
+    rows_pass[(H,)](x, tmp, H, W, R=2, BW=triton.next_power_of_2(W))
+    cols_pass[(H,)](tmp, out, H, W, R=2, BW=triton.next_power_of_2(W))
+    return out
+'''
+
+
+def _multi_launch(source: str) -> list:
+    return [f for f in triage(source, "blur.py", "cuda").findings
+            if f.evidence.get("detector") == "multi-launch"]
+
+
+def test_a_stencil_over_the_first_pass_output_is_no_fusion_left_undone():
+    assert _multi_launch(TWO_PASS) == []
+    module = build_model(TWO_PASS, "blur.py", ast.parse(TWO_PASS))
+    assert stencil_steps(module) == {("rows_pass", "cols_pass")}
+
+
+def test_a_pointwise_second_pass_or_a_tap_that_steps_through_slabs_is_still_a_round_trip():
+    # the same second pass reading the intermediate at its own position only
+    pointwise = TWO_PASS.replace("rr = r + (k - R)", "rr = r")
+    assert [f.rewrite_family for f in _multi_launch(pointwise)] == ["fuse-launches"]
+    # a tap only added to the position (a split's slab, a record's field) is no neighbour
+    slabs = TWO_PASS.replace("rr = r + (k - R)", "rr = r * (2 * R + 1) + k")
+    assert [f.rewrite_family for f in _multi_launch(slabs)] == ["fuse-launches"]
+    assert stencil_steps(build_model(slabs, "blur.py", ast.parse(slabs))) == frozenset()

@@ -966,6 +966,16 @@ def statistic_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
+def stencil_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
+    """(earlier, later) kernels of one launcher where the later launch reads what the earlier
+    writes at shifted positions (`_stencil_pair`, a convolution over the first pass's output):
+    the second pass needs its neighbours' values, so the hand-over is the algorithm's."""
+    return frozenset((earlier.kernel, later.kernel) for i, later in enumerate(module.launches)
+                     for earlier in module.launches[:i]
+                     if earlier.launcher is not None and earlier.launcher is later.launcher
+                     and _stencil_pair(module, earlier, later))
+
+
 def looped_steps(module: KernelModule) -> frozenset[tuple[str, str]]:
     """(earlier, later) kernels of one launcher where the later, launched in a host loop the
     earlier is not in, reads what the earlier writes (an init kernel, then the rounds of an
@@ -1038,6 +1048,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     continue  # one round trip against a loop of launches: the loop is the cost
                 if shared and arithmetic_loop(module.kernels[later.kernel]) is not None:
                     continue  # the reader's time is a loop of arithmetic: the bytes are a sliver
+                if shared and _reads_neighbours(module, later, shared):
+                    continue  # a stencil over the intermediate: fusing needs other programs' values
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -1062,6 +1074,61 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
             matches += _rereads(module, launches)
     matches += _handed_between_helpers(module, by_launcher)
     return matches + _handed_across_functions(module, {m.line for m in matches})
+
+
+def _stencil_pair(module: KernelModule, earlier: Launch, later: Launch) -> bool:
+    """The later launch reads some buffer the earlier one writes at shifted positions
+    (`_reads_neighbours`): a second pass that needs the whole of the first's output around it."""
+    handed = _bound_names(module, earlier, written=True) & _bound_names(module, later, written=False)
+    return bool(handed) and _reads_neighbours(module, later, handed)
+
+
+def _reads_neighbours(module: KernelModule, launch: Launch, names: set[str]) -> bool:
+    """Whether the launch's kernel reads the buffers bound to host `names` at its own position
+    shifted by a tap: the load's address adds to a position the variable of a fixed-length loop,
+    unscaled (`rows + (a - R)`, `cols + c - R`), a stencil or a convolution over the
+    intermediate. Each output then needs values other programs of the writer produce, so one
+    fused kernel would have to recompute or exchange a halo: the round trip is the algorithm's,
+    not a fusion left undone. The window has to reach back or be centred (`t - k`, `a - R`): a
+    tap only added, or scaled by a stride (`part + s * M * N + offs`, `req * K + j`), steps
+    through a split's slabs or a record's fields at the same position, not to a neighbour."""
+    kernel = module.kernels[launch.kernel]
+    params = {p for p, a in launch.args.items() if names_in(a) & names}
+    positional = _positional_names(kernel) | bound_to_call(kernel, "arange")
+    taps = set()
+    for loop in _loops(kernel):
+        if _fixed_trip_count(kernel, loop, module.constants):
+            taps |= names_in(loop.target)  # type: ignore[union-attr]
+    taps -= positional
+    if not taps:
+        return False
+
+    def shifts(node: ast.AST) -> bool:  # position +- an unscaled tap that reaches back
+        for n in ast.walk(node):
+            if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub)):
+                continue
+            for pos, tap in ((n.left, n.right), (n.right, n.left)):
+                tap_names = depends_on(kernel, tap) | names_in(tap)
+                if not tap_names & taps or tap_names & positional \
+                        or any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mult) for m in ast.walk(tap)) \
+                        or not (depends_on(kernel, pos) | names_in(pos)) & positional:
+                    continue
+                # a window centred on the position (`a - R`) or one reaching back (`t - k`);
+                # a tap only added (`pos + split`, `req * K + j`) steps through fields or slabs
+                centred = any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Sub) for m in ast.walk(tap))
+                if centred or (isinstance(n.op, ast.Sub) and tap is n.right):
+                    return True
+        return False
+
+    for call in kernel.calls("load"):
+        pointer = pointer_of(call)
+        if pointer is None or not pointer_params(kernel, pointer) & params:
+            continue
+        used = depends_on(kernel, pointer) | names_in(pointer)
+        if shifts(pointer) or any(shifts(getattr(stmt, "value", stmt)) for name in used
+                                  for stmt in kernel.assigns.get(name, [])):
+            return True
+    return False
 
 
 def _looped_reader(earlier: Launch, later: Launch) -> bool:
@@ -1218,6 +1285,8 @@ def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
                 [ast.unparse(a) for a in later.call.args]
             if _statistic_pair(module, earlier, later):
                 continue  # the second pass needs the first's statistic: it must read the input again
+            if _stencil_pair(module, earlier, later):
+                continue  # the second pass reads neighbours of the first's output: it must run after it
             if both and not same_call:  # the same call twice repeats work, it re-reads nothing new
                 return [_launch_match(
                     module, later, "multi-launch", 0.6,
