@@ -1103,21 +1103,30 @@ def _reads_neighbours(module: KernelModule, launch: Launch, names: set[str]) -> 
     if not taps:
         return False
 
+    def shift(pos: ast.AST, tap: ast.AST) -> bool:  # a position and an unscaled tap added to it
+        tap_names = depends_on(kernel, tap) | names_in(tap)
+        return bool(tap_names & taps) and not tap_names & positional \
+            and not any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mult) for m in ast.walk(tap)) \
+            and bool((depends_on(kernel, pos) | names_in(pos)) & positional)
+
+    def centre(node: ast.AST) -> bool:  # a constant offset: neither a tap nor a position
+        return not (depends_on(kernel, node) | names_in(node)) & (taps | positional)
+
     def shifts(node: ast.AST) -> bool:  # position +- an unscaled tap that reaches back
         for n in ast.walk(node):
             if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add | ast.Sub)):
                 continue
+            # a window centred on the position (`pos + (a - R)`), one reaching back (`t - k`),
+            # or centred after the sum (`pos + c - R`); a tap only added (`pos + split`,
+            # `req * K + j`) steps through a split's slabs or a record's fields
             for pos, tap in ((n.left, n.right), (n.right, n.left)):
-                tap_names = depends_on(kernel, tap) | names_in(tap)
-                if not tap_names & taps or tap_names & positional \
-                        or any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mult) for m in ast.walk(tap)) \
-                        or not (depends_on(kernel, pos) | names_in(pos)) & positional:
-                    continue
-                # a window centred on the position (`a - R`) or one reaching back (`t - k`);
-                # a tap only added (`pos + split`, `req * K + j`) steps through fields or slabs
-                centred = any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Sub) for m in ast.walk(tap))
-                if centred or (isinstance(n.op, ast.Sub) and tap is n.right):
+                if shift(pos, tap) and (isinstance(n.op, ast.Sub) and tap is n.right or any(
+                        isinstance(m, ast.BinOp) and isinstance(m.op, ast.Sub) for m in ast.walk(tap))):
                     return True
+            left = n.left
+            if isinstance(n.op, ast.Sub) and centre(n.right) and isinstance(left, ast.BinOp) \
+                    and isinstance(left.op, ast.Add) and (shift(left.left, left.right) or shift(left.right, left.left)):
+                return True
         return False
 
     for call in kernel.calls("load"):
