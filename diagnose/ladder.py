@@ -814,14 +814,16 @@ def _value_steps(ctx: Context) -> frozenset[str]:
     return frozenset(str(f.get("kernel")) for f in facts if f.get("read_back"))
 
 
-def _launcher_reading(ctx: Context, read: Callable[[KernelModule], frozenset[tuple[str, str]]]
+def _launcher_reading(ctx: Context, *reads: Callable[[KernelModule], frozenset[tuple[str, str]]]
                       ) -> frozenset[tuple[str, str]]:
-    """Tier 1's model of the launcher, read by `read` (nothing for a source that does not parse)."""
+    """Tier 1's model of the launcher, built once and read by each of `reads`, their readings
+    joined (nothing for a source that does not parse)."""
     try:
         tree = ast.parse(ctx.source)
     except (SyntaxError, ValueError):
         return frozenset()
-    return read(build_model(ctx.source, str(ctx.target.kernel), tree))
+    module = build_model(ctx.source, str(ctx.target.kernel), tree)
+    return frozenset().union(*(read(module) for read in reads))
 
 
 def _partials(ctx: Context) -> frozenset[tuple[str, str]]:
@@ -833,8 +835,7 @@ def _statistic_steps(ctx: Context) -> frozenset[tuple[str, str]]:
     """Tier 1's reading of the launcher: which pairs of launches are a statistic's two passes,
     an init kernel and the loop of launches that iterates on what it set up, or a pass and the
     stencil over its output (none is a fusion left undone)."""
-    return (_launcher_reading(ctx, statistic_steps) | _launcher_reading(ctx, looped_steps)
-            | _launcher_reading(ctx, stencil_steps))
+    return _launcher_reading(ctx, statistic_steps, looped_steps, stencil_steps)
 
 
 def _reread_source(ctx: Context) -> None:
@@ -1031,8 +1032,8 @@ def _scalar_program_of(ctx: Context, confirmed: Finding) -> Finding | None:
         return None
     kernel = (confirmed.location or {}).get("function")
     return next((h for h in ctx.hypotheses() if h.card_id == "common-row-per-program"
-                 and (h.evidence.get("facts") or {}).get("tile_elements") == 1
-                 and (h.evidence.get("facts") or {}).get("kernel") == kernel), None)
+                 and (h.evidence.get("facts") or {}).items() >= {"tile_elements": 1, "kernel": kernel}.items()),
+                None)
 
 
 TRACE_OUTWEIGHS = 0.5  # a trace finding explaining at least this share of the kernel's traffic
