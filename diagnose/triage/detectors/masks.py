@@ -11,7 +11,9 @@ from diagnose.triage.detectors import Match, detector
 from diagnose.triage.detectors.launch import item_against_shared_tile
 from diagnose.triage.detectors.memory import (
     MEMORY_OPS,
+    _as_int,
     _is_range_loop,
+    _kernel_env,
     _loops_around,
     _match,
     bound_to_call,
@@ -374,15 +376,14 @@ def interleaved_fields(module: KernelModule, backend: str) -> list[Match]:
         partner_lines.setdefault(str(m.facts["kernel"]), set()).update(m.facts.get("partner_lines", []))  # type: ignore[arg-type]
     for kernel in module.kernels.values():
         shapes = ShapeInference(kernel)
+        env = _kernel_env(module, kernel)  # a record width named by a constexpr or a constant
         groups: dict[tuple[str, ...], list[tuple[int, int, ast.Call]]] = {}
         for op in memory_ops(kernel):
             if call_name(op) != "load":
                 continue
             found = strided_fast_axis(module, kernel, op)
-            if found is None or found[2] or not found[1].isdigit():
-                continue
-            stride = int(found[1])
-            if not 2 <= stride <= MAX_FIELDS:
+            stride = _as_int(found[1], env) if found is not None and not found[2] else None
+            if stride is None or not 2 <= stride <= MAX_FIELDS:
                 continue
             terms = additive_terms(pointer_of(op), shapes, op.lineno)  # type: ignore[arg-type]
             rest, offset = constant_split(terms)
