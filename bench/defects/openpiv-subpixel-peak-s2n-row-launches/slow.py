@@ -13,19 +13,20 @@ def _peak_fit(corr, u, v, s2n, row, n_cols, M, eps,
               BM: tl.constexpr, WIDTH: tl.constexpr):
     w = row * n_cols + tl.program_id(0)
     base = corr + w * M * M
-    ii = tl.arange(0, BM)[:, None]
-    jj = tl.arange(0, BM)[None, :]
+    kk = tl.arange(0, BM * BM)
+    ii = kk // BM
+    jj = kk % BM
     inside = (ii < M) & (jj < M)
     c = tl.load(base + ii * M + jj, mask=inside, other=float("-inf"))
 
     # first peak: row-major argmax of the map
-    p1, k1 = tl.max(tl.reshape(c, [BM * BM]), axis=0, return_indices=True)
+    p1, k1 = tl.max(c, axis=0, return_indices=True)
     i1 = k1 // BM
     j1 = k1 % BM
     # second peak: the largest value outside the +-WIDTH square around the first
     near = (tl.abs(ii - i1) <= WIDTH) & (tl.abs(jj - j1) <= WIDTH)
     c2 = tl.where(near, float("-inf"), c)
-    p2, k2 = tl.max(tl.reshape(c2, [BM * BM]), axis=0, return_indices=True)
+    p2, k2 = tl.max(c2, axis=0, return_indices=True)
     i2 = k2 // BM
     j2 = k2 % BM
 
