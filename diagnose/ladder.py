@@ -228,6 +228,7 @@ def _weigh_against_trace(result: TierResult, report: dict, traced: list[Finding]
     _refute_minor_fill(result, report)
     _refute_global_handover(result, report)
     _refute_cheap_launch_loop(result, report, traced, backend)
+    _refute_barrier_loop(result, traced)
     _supersede_grid(result, traced)
     _measure_work(result, report, traced, backend)
 
@@ -481,6 +482,20 @@ def _refute_cheap_launch_loop(result: TierResult, report: dict, traced: list[Fin
                            f"{sum(seconds) * bandwidth / 1e6:,.0f} MB: their launch costs and "
                            f"the machine their grids leave idle add {looped / merged - 1:.0%} to the "
                            "time that traffic takes in one full launch")
+
+
+def _refute_barrier_loop(result: TierResult, traced: list[Finding]) -> None:
+    """The trace's count of a kernel launched many times, where the source showed that kernel's
+    loop waiting on a grid-wide reduction every iteration (tier 1's launch-loop claim carries the
+    `refuted` fact): the count is right, but no single launch can take the loop over. Refuted the
+    same way."""
+    barred = {(f.evidence.get("facts") or {}).get("kernel"): (f.evidence.get("facts") or {})["refuted"]
+              for f in result.findings if f.rewrite_family == LAUNCH_LOOP_FAMILY and f.kind == "pattern"
+              and (f.evidence.get("facts") or {}).get("refuted")}
+    for f in traced:
+        kernel = (f.evidence.get("facts") or {}).get("kernel")
+        if f.rewrite_family == LAUNCH_LOOP_FAMILY and kernel in barred:
+            _refute(f, f"the source shows {barred[kernel]} in the loop that launches it")
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"

@@ -41,3 +41,70 @@ def test_record_fields_at_a_constexpr_width_are_one_contiguous_run():
 
 def test_a_constexpr_stride_past_a_records_width_is_a_matrix_column_not_fields():
     assert _field_findings(256) == []
+
+
+# a conjugate-gradient loop: each iteration reduces p.q to one value every program then reads
+CG = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def dot(a, b, out, slot, n, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        ok = offs < n
+        acc += tl.load(a + offs, mask=ok, other=0.0) * tl.load(b + offs, mask=ok, other=0.0)
+    tl.store(out + slot, tl.sum(acc, axis=0))
+
+@triton.jit
+def scale(p, q, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = offs < n
+    tl.store(q + offs, 2.0 * tl.load(p + offs, mask=ok, other=0.0), mask=ok)
+
+@triton.jit
+def update(x, p, q, pq, it, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = offs < n
+    alpha = 1.0 / tl.load(pq + it)
+    tl.store(x + offs, tl.load(x + offs, mask=ok, other=0.0) + alpha * tl.load(p + offs, mask=ok, other=0.0), mask=ok)
+    tl.store(p + offs, tl.load(q + offs, mask=ok, other=0.0) - alpha * tl.load(p + offs, mask=ok, other=0.0), mask=ok)
+
+def run(b, n_iter):
+    n = b.shape[0]
+    x = torch.zeros_like(b)
+    p = b.clone()
+    q = torch.empty_like(b)
+    pq = torch.empty(n_iter, dtype=b.dtype)
+    grid = (triton.cdiv(n, 1024),)
+    for it in range(n_iter):
+        scale[grid](p, q, n, BLOCK=1024)
+        dot[(1,)](p, q, pq, it, n, BLOCK=1024)
+        update[grid](x, p, q, pq, it, n, BLOCK=1024)
+    return x
+'''
+
+
+def _cg_findings(source: str) -> list:
+    return triage(source, "cg.py", "cuda").findings
+
+
+def test_a_loop_that_waits_on_a_grid_wide_reduction_is_no_launch_to_merge():
+    found = _cg_findings(CG)
+    loops = [f for f in found if f.rewrite_family == "one-launch-over-grid"]
+    assert loops and all(f.confidence <= 0.3 for f in loops)
+    assert all("grid-wide" in (f.evidence.get("facts") or {}).get("refuted", "") for f in loops)
+    # the reduction between them keeps scale's output from being fused into update
+    assert not [f for f in found if f.rewrite_family == "fuse-launches" and f.confidence >= 0.5]
+    # and the one-program reduction inside the loop is the small grid it is
+    assert any(f.rewrite_family == "split-work-across-programs" and "`dot`" in f.message for f in found)
+
+
+def test_a_loop_over_independent_slices_is_still_one_launch_over_the_grid():
+    # each iteration works on its own slice: no state carried across iterations in whole buffers
+    sliced = CG.replace("scale[grid](p, q, n, BLOCK=1024)", "scale[grid](p[it], q[it], n, BLOCK=1024)") \
+        .replace("update[grid](x, p, q, pq, it, n, BLOCK=1024)", "update[grid](x[it], p[it], q[it], pq, it, n, BLOCK=1024)") \
+        .replace("dot[(1,)](p, q, pq, it, n, BLOCK=1024)", "dot[(1,)](p[it], q[it], pq, it, n, BLOCK=1024)")
+    loops = [f for f in _cg_findings(sliced) if f.rewrite_family == "one-launch-over-grid"]
+    assert loops and max(f.confidence for f in loops) >= 0.7
+    assert not any((f.evidence.get("facts") or {}).get("refuted") for f in loops)

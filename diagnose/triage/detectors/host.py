@@ -7,7 +7,12 @@ from __future__ import annotations
 import ast
 
 from diagnose.triage.detectors import Match, detector
-from diagnose.triage.detectors.launch import _launch_match, host_read_calls, host_read_names
+from diagnose.triage.detectors.launch import (
+    _launch_match,
+    barrier_per_iteration,
+    host_read_calls,
+    host_read_names,
+)
 from diagnose.triage.detectors.masks import _expanded, _index_vs_index, _positions, loaded_names
 from diagnose.triage.detectors.memory import depends_on, memory_ops, pointer_of
 from diagnose.triage.detectors.model import (
@@ -144,6 +149,10 @@ def _inline_argument(call: ast.Call, launches: list[Launch]) -> bool:
     return any(c is call for launch in launches for a in launch.args.values() for c in ast.walk(a))
 
 
+# a launch loop whose iterations wait on a reduction over the whole grid: a reading, not a cause
+BARRIER_LOOP = 0.3
+
+
 @detector("launch-loop")
 def launch_loop(module: KernelModule, backend: str) -> list[Match]:
     """A kernel launched inside a Python loop of the host code: one launch (and its host
@@ -158,18 +167,23 @@ def launch_loop(module: KernelModule, backend: str) -> list[Match]:
             continue
         owner, loop = found
         via = "" if owner is launch.launcher else f" (through `{launch.launcher.name}`)"
-        carried = _carried_accumulator(module, launch, loop) if owner is launch.launcher else ""
+        barrier = barrier_per_iteration(module, loop) if owner is launch.launcher else ""
+        carried = _carried_accumulator(module, launch, loop) if owner is launch.launcher and not barrier else ""
         matches.append(_launch_match(
-            module, launch, "launch-loop", 0.85 if carried else 0.7,
+            module, launch, "launch-loop", BARRIER_LOOP if barrier else 0.85 if carried else 0.7,
             f"`{launch.kernel}` is launched inside a Python loop (`{_loop_head(loop)}`, line "
             f"{loop.lineno}) of `{owner.name}`{via}: one launch per iteration, each paying "
             "the launch cost and filling the GPU for a fraction of the work"
             + (f"; each launch reads and writes back the same buffer `{carried}`, so the "
                "accumulator makes a round trip through global memory per iteration, where one "
-               "launch over the loop keeps it in registers." if carried else "."),
+               "launch over the loop keeps it in registers." if carried else
+               f". Each iteration reduces its whole input to `{barrier}`, which every program of "
+               "a later launch reads, and the iterations carry their state in whole buffers: the "
+               "loop steps through a grid-wide barrier, which one launch cannot keep." if barrier else "."),
             ["capture: the kernel launched several times per call",
              "profile: per-launch overhead a large share of the call's time"],
-            loop_line=loop.lineno, carried=carried))
+            loop_line=loop.lineno, carried=carried,
+            **({"refuted": f"each iteration waits on a grid-wide reduction into `{barrier}`"} if barrier else {})))
     return matches
 
 

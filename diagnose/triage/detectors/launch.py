@@ -1050,6 +1050,8 @@ def unfused_launches(module: KernelModule, backend: str) -> list[Match]:
                     continue  # the reader's time is a loop of arithmetic: the bytes are a sliver
                 if shared and _reads_neighbours(module, later, shared):
                     continue  # a stencil over the intermediate: fusing needs other programs' values
+                if shared and _reduced_between(module, launches, earlier, later, shared):
+                    continue  # a reduction over the whole intermediate stands between the two
                 if shared:
                     # A temporary the launcher does not return exists only for the round trip:
                     # its bytes are certain waste, not a maybe.
@@ -1148,6 +1150,18 @@ def _looped_reader(earlier: Launch, later: Launch) -> bool:
 
     loop = _enclosing_loop(later.launcher, later.call) if later.launcher is not None else None
     return loop is not None and not any(c is earlier.call for c in ast.walk(loop))
+
+
+def _across_barrier_loop(module: KernelModule, first: Launch, second: Launch) -> bool:
+    """One launch runs inside a host loop the other is not in, and that loop's iterations wait
+    on a grid-wide reduction (`barrier_per_iteration`): the loop stays a loop of launches, so the
+    launch outside it cannot be fused with one inside."""
+    for inner, outer in ((first, second), (second, first)):
+        loop = _host_loop(inner)
+        if loop is not None and not any(c is outer.call for c in ast.walk(loop)) \
+                and barrier_per_iteration(module, loop):
+            return True
+    return False
 
 
 def _cast_step(module: KernelModule, *launches: Launch) -> bool:
@@ -1296,6 +1310,8 @@ def _rereads(module: KernelModule, launches: list[Launch]) -> list[Match]:
                 continue  # the second pass needs the first's statistic: it must read the input again
             if _stencil_pair(module, earlier, later):
                 continue  # the second pass reads neighbours of the first's output: it must run after it
+            if _across_barrier_loop(module, earlier, later):
+                continue  # one of them repeats in a loop no launch can take over: they stay apart
             if both and not same_call:  # the same call twice repeats work, it re-reads nothing new
                 return [_launch_match(
                     module, later, "multi-launch", 0.6,
@@ -1360,6 +1376,111 @@ def _in_host_loop(launch: Launch) -> bool:
         for n in ast.walk(launch.launcher))
 
 
+def _host_loop(launch: Launch) -> ast.For | ast.While | None:
+    """The innermost loop of the launcher around the launch, or None."""
+    loops = [n for n in ast.walk(launch.launcher) if isinstance(n, ast.For | ast.While)
+             and any(c is launch.call for c in ast.walk(n))] if launch.launcher is not None else []
+    return loops[-1] if loops else None
+
+
+def _reduced_scalar_params(kernel: JitKernel) -> set[str]:
+    """Pointer parameters the kernel stores a reduction's result to at an address no index tile
+    reaches (`tl.store(out + slot, tl.sum(acc))`): one value per program, of all it read."""
+    reduced = {t.id for stmt in ast.walk(kernel.node) if isinstance(stmt, ast.Assign)
+               for t in stmt.targets if isinstance(t, ast.Name)
+               and any(isinstance(c, ast.Call) and call_name(c) in REDUCING for c in ast.walk(stmt.value))}
+    out: set[str] = set()
+    for call in kernel.calls("store", "atomic_add"):
+        pointer, value = pointer_of(call), (call.args[1] if len(call.args) > 1 else kwarg(call, "val")
+                                            or kwarg(call, "value"))
+        if pointer is None or value is None or "arange" in ast.unparse(pointer):
+            continue
+        if depends_on(kernel, pointer) & _tile_names(kernel):
+            continue
+        if any(isinstance(c, ast.Call) and call_name(c) in REDUCING for c in ast.walk(value)) \
+                or names_in(value) & reduced:
+            out |= pointer_params(kernel, pointer)
+    return out
+
+
+def _tile_names(kernel: JitKernel) -> set[str]:
+    """Local names bound to an index tile (tl.arange and what is computed from it)."""
+    return {name for name, stmts in kernel.assigns.items()
+            if any("arange" in ast.unparse(getattr(s, "value", None) or ast.Pass()) for s in stmts)}
+
+
+def _broadcast_reads(kernel: JitKernel) -> set[str]:
+    """Pointer parameters the kernel loads one element of at an address neither the program id
+    nor an index tile reaches: the same value for every program."""
+    out: set[str] = set()
+    for call in kernel.calls("load"):
+        pointer = pointer_of(call)
+        if pointer is None or "arange" in ast.unparse(pointer) or "program_id" in ast.unparse(pointer):
+            continue
+        if depends_on(kernel, pointer) & (_tile_names(kernel) | _program_names(kernel)):
+            continue
+        out |= pointer_params(kernel, pointer)
+    return out
+
+
+def _program_names(kernel: JitKernel) -> set[str]:
+    return {name for name, stmts in kernel.assigns.items()
+            if any("program_id" in ast.unparse(getattr(s, "value", None) or ast.Pass()) for s in stmts)}
+
+
+def _reduced_between(module: KernelModule, launches: list[Launch], earlier: Launch, later: Launch,
+                     shared: set[str]) -> bool:
+    """A launch between the two reads the handed buffer and reduces it to a value that every
+    program of the later launch reads (`q = A p`, then `pq = dot(p, q)`, then `x += rz / pq * p`,
+    `r -= rz / pq * q`): the later pass needs a total over all of the earlier one's output, a
+    grid-wide dependency no fused kernel keeps."""
+    later_reads = _broadcast_reads(module.kernels[later.kernel])
+    for middle in launches:
+        if not earlier.line < middle.line < later.line or middle.kernel not in module.kernels:
+            continue
+        if not _bound_names(module, middle, written=False) & shared:
+            continue
+        for param in _reduced_scalar_params(module.kernels[middle.kernel]):
+            arg = middle.args.get(param)
+            if isinstance(arg, ast.Name) and any(
+                    p in later_reads and isinstance(a, ast.Name) and a.id == arg.id for p, a in later.args.items()):
+                return True
+    return False
+
+
+def barrier_per_iteration(module: KernelModule, loop: ast.For | ast.While) -> str:
+    """The host name of a buffer one launch inside `loop` reduces its whole input to and a
+    launch of the same iteration reads as one value in every program (`_dot[(1,)](p, q, pq, it)`,
+    then `alpha = tl.load(rz + it) / tl.load(pq + it)`), in a loop whose launches carry their
+    state across iterations in whole buffers (x, r, p written and read again): every iteration
+    waits on a reduction over the whole grid, so the loop cannot become one launch. "" if none."""
+    inside = [ln for ln in module.launches if ln.launcher is not None
+              and any(c is ln.call for c in ast.walk(loop)) and ln.kernel in module.kernels]
+    loop_vars = names_in(loop.target) if isinstance(loop, ast.For) else set()
+    written = {n for ln in inside for n in _bound_names(module, ln, written=True)}
+    read = {n for ln in inside for n in _bound_names(module, ln, written=False)}
+    totals = {a.id for ln in inside for p in _reduced_scalar_params(module.kernels[ln.kernel])
+              if isinstance(a := ln.args.get(p), ast.Name)}  # a slot per iteration, not state
+    carried = {a.id for ln in inside for a in ln.args.values() if isinstance(a, ast.Name)
+               and a.id in written & read and a.id not in loop_vars | totals}
+    if not carried:
+        return ""
+    for producer in inside:
+        kernel = module.kernels[producer.kernel]
+        for param in _reduced_scalar_params(kernel):
+            arg = producer.args.get(param)
+            if not isinstance(arg, ast.Name):
+                continue
+            for consumer in inside:
+                if consumer is producer:
+                    continue
+                reads = _broadcast_reads(module.kernels[consumer.kernel])
+                if any(p in reads and isinstance(a, ast.Name) and a.id == arg.id
+                       for p, a in consumer.args.items()):
+                    return arg.id
+    return ""
+
+
 PARTIAL_GRID = 0.6  # a grid between half and all of the units, at half of them idle
 
 
@@ -1400,7 +1521,8 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
             continue
         if not _loops(kernel):
             continue  # one tile per program: a small problem, not a small grid
-        if _in_host_loop(launch):
+        loop = _host_loop(launch)
+        if loop is not None and not barrier_per_iteration(module, loop):
             continue  # a small grid per iteration of a host loop: the loop is the idiom
         few = programs < UNDERFILL_FRACTION * units
         serial = serial_recurrence(kernel)
