@@ -484,11 +484,17 @@ def _refute_cheap_launch_loop(result: TierResult, report: dict, traced: list[Fin
                            "time that traffic takes in one full launch")
 
 
+def _starved(f: Finding) -> bool:
+    """The trace's time-weighted reading of a kernel whose every launch underfills the machine."""
+    return f.kind == "trace" and f.rewrite_family == UNDERFILL_FAMILY and bool(f.evidence.get("of_time"))
+
+
 def _refute_barrier_loop(result: TierResult, traced: list[Finding]) -> None:
     """The trace's count of a kernel launched many times, where the source showed that kernel's
     loop waiting on a grid-wide reduction every iteration (tier 1's launch-loop claim carries the
     `refuted` fact): the count is right, but no single launch can take the loop over. Refuted the
-    same way."""
+    same way. The trace's reading of a starved kernel launched in a loop is kept only for such a
+    loop: elsewhere one launch over the loop's grid fills the machine as well."""
     barred = {(f.evidence.get("facts") or {}).get("kernel"): (f.evidence.get("facts") or {})["refuted"]
               for f in result.findings if f.rewrite_family == LAUNCH_LOOP_FAMILY and f.kind == "pattern"
               and (f.evidence.get("facts") or {}).get("refuted")}
@@ -496,6 +502,17 @@ def _refute_barrier_loop(result: TierResult, traced: list[Finding]) -> None:
         kernel = (f.evidence.get("facts") or {}).get("kernel")
         if f.rewrite_family == LAUNCH_LOOP_FAMILY and kernel in barred:
             _refute(f, f"the source shows {barred[kernel]} in the loop that launches it")
+    # a starved kernel launched in a loop: one launch over the loop's grid is the reading, unless
+    # the loop is one that waits on a grid-wide reduction; a starved kernel the source shows to be
+    # a reduction's finishing step, a value the host reads back or a serial recurrence is what
+    # its small grid is for (tier 1's small-grid claim says which)
+    excused = {facts.get("kernel") for f in result.findings if f.kind == "pattern"
+               and f.rewrite_family == UNDERFILL_FAMILY
+               and ((facts := f.evidence.get("facts") or {}).get("finishing") or facts.get("read_back")
+                    or facts.get("refuted"))}
+    traced[:] = [f for f in traced if not _starved(f) or (
+        (f.evidence.get("facts") or {}).get("kernel") not in excused
+        and (not (f.evidence.get("facts") or {}).get("looped") or (f.evidence.get("facts") or {}).get("kernel") in barred))]
 
 
 STRIDED_FAMILY = "coalesce-contiguous-axis"

@@ -108,3 +108,63 @@ def test_a_loop_over_independent_slices_is_still_one_launch_over_the_grid():
     loops = [f for f in _cg_findings(sliced) if f.rewrite_family == "one-launch-over-grid"]
     assert loops and max(f.confidence for f in loops) >= 0.7
     assert not any((f.evidence.get("facts") or {}).get("refuted") for f in loops)
+
+
+STARVED_TASK = '''
+import torch
+META = {"sizes": {"small": {"n": 131072}}}
+def make_inputs(size, device="cpu", seed=0, dtype=None):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.rand(131072, generator=g).to(device), torch.rand(8 * 131072, generator=g).to(device))
+def reference(a, b):
+    return (a * a).sum() * b
+'''
+
+# one program adds up a 512 KB vector; a full grid then scales a 4 MB one: fewer bytes, most time
+STARVED = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def sumsq(a, out, n, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        x = tl.load(a + offs, mask=offs < n, other=0.0)
+        acc += x * x
+    tl.store(out, tl.sum(acc, axis=0))
+
+@triton.jit
+def scale(b, s, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = offs < n
+    tl.store(out + offs, tl.load(s) * tl.load(b + offs, mask=ok, other=0.0), mask=ok)
+
+def run(a, b):
+    s = torch.empty(1, dtype=a.dtype)
+    sumsq[(GRID,)](a, s, a.shape[0], BLOCK=1024)
+    out = torch.empty_like(b)
+    scale[(triton.cdiv(b.shape[0], 1024),)](b, s, out, b.shape[0], BLOCK=1024)
+    return out
+'''
+
+
+def _starved(tmp_path, grid: int) -> list:
+    from tests.test_diagnosis_session26 import traced
+    found = traced(tmp_path, "starved", STARVED_TASK, STARVED.replace("GRID", str(grid)))
+    return [f for f in found if f.rewrite_family == "split-work-across-programs"]
+
+
+def test_one_program_streaming_a_minor_share_of_the_bytes_is_weighed_by_its_time(tmp_path):
+    found = _starved(tmp_path, 1)
+    assert len(found) == 1 and "every launch of sumsq runs 1 program" in found[0].message
+    assert found[0].evidence.get("of_time") and found[0].evidence["share"] >= 0.5
+
+
+def test_the_other_launch_and_a_grid_that_fills_the_machine_are_not_starved(tmp_path):
+    found = _starved(tmp_path, 1)
+    assert not [f for f in found if "scale" in f.message]
+    # a single program holding the whole task at a few KB would finish in a launch's shadow;
+    # the same kernel launched one program per SM is not starved at all
+    full = tmp_path / "full"
+    full.mkdir()
+    assert _starved(full, 132) == []

@@ -86,6 +86,11 @@ BANDWIDTH = 4.0e12      # bytes/s a memory-bound kernel reaches
 LAUNCH_SECONDS = 3e-6   # a launch's minimum on the GPU
 SYNC_SECONDS = 10e-6    # a device-to-host read-back: drain, copy, and relaunch latency
 LAUNCH_LOOP = 8
+STARVED_SHARE = 0.5  # of the kernels' time, weighed by fill: a kernel's starved launches that matter
+# and each launch's starved pass has to outlast a few launches' fixed cost (~3 us on a GPU, ~10 us
+# on an NPU): a few programs padding a few KB finish in the launch's shadow, whatever their share
+STARVED_SECONDS = {"cuda": 12e-6, "ascend": 40e-6}
+STARVED_BANDWIDTH = {"cuda": BANDWIDTH, "ascend": 1.6e12}
 BASE_CONFIDENCE = 0.35  # a trace hypothesis explaining little traffic: below any confident idiom
 SHARE_CONFIDENCE = 0.3  # added in proportion to the share of the traffic it explains
 
@@ -711,6 +716,52 @@ def _launch_findings(report: dict, rows: list[dict], total: float, path: str,
                 f"Traced on the CPU, {launch['kernel']} runs {count} program(s) on a "
                 f"{units}-{machine} while it moves {share:.0%} of the traffic.", idle, None, path,
                 {"kernel": launch["kernel"], "programs": count}))
+    said = {f.evidence["facts"].get("kernel") for f in found if f.rewrite_family == "split-work-across-programs"}
+    return found + [f for f in _starved_kernels(report, rows, path, backend) if f.evidence["facts"]["kernel"] not in said]
+
+
+def _starved_kernels(report: dict, rows: list[dict], path: str, backend: str) -> list[Finding]:
+    """Kernels whose every launch runs fewer programs than the machine has units, weighed by
+    time rather than bytes: a launch's bytes take `bytes / fill` of the full machine's time,
+    since a program streams at about one unit's share of the bandwidth (one program reducing a
+    whole vector, 30 MB at one SM's pace, outlasts a full-grid pass over 220 MB). A kernel taking
+    at least half the time that way, though it moves a minor share of the bytes, is the cost, when
+    each of its launches takes STARVED_SECONDS at that pace. A kernel launched in a loop is marked
+    `looped`: one launch over the loop's grid fills the machine too, unless the loop cannot be one
+    launch (the ladder keeps the reading only then)."""
+    times: dict[str, float] = {}
+    small: dict[str, int] = {}
+    counts = report.get("launch_count") or {}
+    total = 0.0
+    for index, launch in enumerate(report.get("launches") or []):
+        units = UNITS.get(backend, UNITS["cuda"])[0]
+        if backend == "ascend" and _has_dot(report, index):
+            units = AI_CORES
+        count = programs(launch)
+        moved = sum(r["sector_bytes"] for r in rows if r["launch"] == index)
+        fill = min(1.0, count / units)
+        seconds = moved / fill
+        total += seconds
+        name = launch["kernel"]
+        times[name] = times.get(name, 0.0) + seconds
+        fills = backend == "ascend" and fills_a_part(count, _has_dot(report, index))
+        slow = seconds / STARVED_BANDWIDTH.get(backend, BANDWIDTH) >= STARVED_SECONDS.get(backend, 12e-6)
+        if count < units and launch.get("grid") and not fills and slow and small.get(name, count) == count:
+            small[name] = count
+        else:
+            small[name] = -1  # a launch of it fills the machine (or grids differ): not starved
+    found = []
+    for name, count in small.items():
+        share = times[name] / total if total else 0.0
+        if count > 0 and share >= STARVED_SHARE:
+            found.append(_finding(
+                "cuda-small-grid-underfill", "split-work-across-programs",
+                f"Traced on the CPU, every launch of {name} runs {count} program(s): at one "
+                f"unit's pace its bytes take about {share:.0%} of the kernels' time, weighed by "
+                "how much of the machine each launch fills.", share, None, path,
+                {"kernel": name, "programs": count,
+                 **({"looped": looped} if (looped := counts.get(name, 1)) >= LAUNCH_LOOP else {})},
+                of_time=True))
     return found
 
 

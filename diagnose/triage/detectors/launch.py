@@ -1548,6 +1548,7 @@ def small_grid(module: KernelModule, backend: str) -> list[Match]:
             ["profile: programs launched below the core count at the measured size",
              "msprof: one or few cores busy, aiv_mte2 bandwidth of one core" if backend == "ascend"
              else "ncu: achieved occupancy and DRAM throughput low"], programs=programs,
-            read_back=read_back, **({"refuted": "its loop is a serial recurrence over the whole "
+            read_back=read_back, finishing=sorted(finishing),
+            **({"refuted": "its loop is a serial recurrence over the whole "
                                                "tile"} if serial else {})))
     return matches
