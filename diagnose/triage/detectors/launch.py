@@ -1434,18 +1434,26 @@ def _reduced_between(module: KernelModule, launches: list[Launch], earlier: Laun
     program of the later launch reads (`q = A p`, then `pq = dot(p, q)`, then `x += rz / pq * p`,
     `r -= rz / pq * q`): the later pass needs a total over all of the earlier one's output, a
     grid-wide dependency no fused kernel keeps."""
-    later_reads = _broadcast_reads(module.kernels[later.kernel])
     for middle in launches:
         if not earlier.line < middle.line < later.line or middle.kernel not in module.kernels:
             continue
         if not _bound_names(module, middle, written=False) & shared:
             continue
-        for param in _reduced_scalar_params(module.kernels[middle.kernel]):
-            arg = middle.args.get(param)
-            if isinstance(arg, ast.Name) and any(
-                    p in later_reads and isinstance(a, ast.Name) and a.id == arg.id for p, a in later.args.items()):
-                return True
+        if any(_reads_total(module, later, name) for name in _totals(module, middle)):
+            return True
     return False
+
+
+def _totals(module: KernelModule, launch: Launch) -> set[str]:
+    """Host names of the buffers the launch stores reductions' results to (`_reduced_scalar_params`)."""
+    return {a.id for p in _reduced_scalar_params(module.kernels[launch.kernel])
+            if isinstance(a := launch.args.get(p), ast.Name)}
+
+
+def _reads_total(module: KernelModule, launch: Launch, name: str) -> bool:
+    """Whether every program of the launch reads the host buffer `name` as one value."""
+    reads = _broadcast_reads(module.kernels[launch.kernel])
+    return any(p in reads and isinstance(a, ast.Name) and a.id == name for p, a in launch.args.items())
 
 
 def barrier_per_iteration(module: KernelModule, loop: ast.For | ast.While) -> str:
@@ -1459,25 +1467,15 @@ def barrier_per_iteration(module: KernelModule, loop: ast.For | ast.While) -> st
     loop_vars = names_in(loop.target) if isinstance(loop, ast.For) else set()
     written = {n for ln in inside for n in _bound_names(module, ln, written=True)}
     read = {n for ln in inside for n in _bound_names(module, ln, written=False)}
-    totals = {a.id for ln in inside for p in _reduced_scalar_params(module.kernels[ln.kernel])
-              if isinstance(a := ln.args.get(p), ast.Name)}  # a slot per iteration, not state
+    totals = {n for ln in inside for n in _totals(module, ln)}  # a slot per iteration, not state
     carried = {a.id for ln in inside for a in ln.args.values() if isinstance(a, ast.Name)
                and a.id in written & read and a.id not in loop_vars | totals}
     if not carried:
         return ""
     for producer in inside:
-        kernel = module.kernels[producer.kernel]
-        for param in _reduced_scalar_params(kernel):
-            arg = producer.args.get(param)
-            if not isinstance(arg, ast.Name):
-                continue
-            for consumer in inside:
-                if consumer is producer:
-                    continue
-                reads = _broadcast_reads(module.kernels[consumer.kernel])
-                if any(p in reads and isinstance(a, ast.Name) and a.id == arg.id
-                       for p, a in consumer.args.items()):
-                    return arg.id
+        for name in sorted(_totals(module, producer)):
+            if any(_reads_total(module, consumer, name) for consumer in inside if consumer is not producer):
+                return name
     return ""
 
 
