@@ -1395,18 +1395,12 @@ def _reduced_scalar_params(kernel: JitKernel) -> set[str]:
                                             or kwarg(call, "value"))
         if pointer is None or value is None or "arange" in ast.unparse(pointer):
             continue
-        if depends_on(kernel, pointer) & _tile_names(kernel):
+        if depends_on(kernel, pointer) & bound_to_call(kernel, "arange"):
             continue
         if any(isinstance(c, ast.Call) and call_name(c) in REDUCING for c in ast.walk(value)) \
                 or names_in(value) & reduced:
             out |= pointer_params(kernel, pointer)
     return out
-
-
-def _tile_names(kernel: JitKernel) -> set[str]:
-    """Local names bound to an index tile (tl.arange and what is computed from it)."""
-    return {name for name, stmts in kernel.assigns.items()
-            if any("arange" in ast.unparse(getattr(s, "value", None) or ast.Pass()) for s in stmts)}
 
 
 def _broadcast_reads(kernel: JitKernel) -> set[str]:
@@ -1417,15 +1411,10 @@ def _broadcast_reads(kernel: JitKernel) -> set[str]:
         pointer = pointer_of(call)
         if pointer is None or "arange" in ast.unparse(pointer) or "program_id" in ast.unparse(pointer):
             continue
-        if depends_on(kernel, pointer) & (_tile_names(kernel) | _program_names(kernel)):
+        if depends_on(kernel, pointer) & (bound_to_call(kernel, "arange") | bound_to_call(kernel, "program_id")):
             continue
         out |= pointer_params(kernel, pointer)
     return out
-
-
-def _program_names(kernel: JitKernel) -> set[str]:
-    return {name for name, stmts in kernel.assigns.items()
-            if any("program_id" in ast.unparse(getattr(s, "value", None) or ast.Pass()) for s in stmts)}
 
 
 def _reduced_between(module: KernelModule, launches: list[Launch], earlier: Launch, later: Launch,
